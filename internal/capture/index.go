@@ -1,0 +1,183 @@
+package capture
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// indexState is what the capture remembers about its private index between
+// runs (index.state beside it). The private index persists so that git's
+// stat cache spares unchanged files from being hashed again; it is seeded
+// from the real index and re-seeded whenever the real index or an exclude
+// file changes, so that what the user untracked and ignored stops being
+// captured.
+type indexState struct {
+	Real      string            `json:"real"`      // fingerprint of the real index at seeding
+	Exclude   string            `json:"exclude"`   // fingerprint of .git/info/exclude
+	Tree      string            `json:"tree"`      // tree of the private index after the last capture
+	SkipWork  []string          `json:"skip"`      // skip-worktree paths in the real index
+	Gitlinks  map[string]string `json:"gitlinks"`  // gitlink path to commit, at seeding
+	Untracked int               `json:"untracked"` // paths in the private index not in the real one (informational)
+}
+
+func fingerprint(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "none"
+	}
+	ino := uint64(0)
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		ino = st.Ino
+	}
+	return fmt.Sprintf("%d-%d-%d", fi.Size(), fi.ModTime().UnixNano(), ino)
+}
+
+func (c *Capturer) privateIndex() string { return c.Store.Path("index") }
+
+func (c *Capturer) loadState() *indexState {
+	st := &indexState{}
+	b, err := os.ReadFile(c.Store.Path("index.state"))
+	if err == nil {
+		if json.Unmarshal(b, st) != nil {
+			return &indexState{}
+		}
+	}
+	return st
+}
+
+func (c *Capturer) saveState(st *indexState) error {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(c.Store.Path("index.state"), b)
+}
+
+// needsSeed reports whether the private index must be re-seeded.
+func (c *Capturer) needsSeed(st *indexState) bool {
+	if _, err := os.Stat(c.privateIndex()); err != nil && fingerprint(c.Repo.Index) != "none" {
+		return true
+	}
+	return st.Real != fingerprint(c.Repo.Index) ||
+		st.Exclude != fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude"))
+}
+
+// seed copies the real index to the private one, keeping its mtime so that
+// git's racy-clean detection stays correct, then clears assume-unchanged
+// bits (a snapshot must look at every file) and notes skip-worktree paths
+// and gitlinks. The real index is only read, never locked or written.
+func (c *Capturer) seed(ctx context.Context, st *indexState) error {
+	priv := c.privateIndex()
+	*st = indexState{
+		Real:    fingerprint(c.Repo.Index),
+		Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),
+	}
+	if err := copyKeepMtime(c.Repo.Index, priv); errors.Is(err, fs.ErrNotExist) {
+		// Unborn repository with nothing staged: start empty, and never
+		// create a real index.
+		os.Remove(priv)
+		return nil
+	} else if err != nil {
+		return err
+	}
+	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "-s", "-v"}, Index: priv})
+	if err != nil {
+		return err
+	}
+	var assumed []string
+	for _, entry := range strings.Split(string(out), "\x00") {
+		// "<tag> <mode> <oid> <stage>\t<path>"
+		meta, path, ok := strings.Cut(entry, "\t")
+		if !ok || len(meta) < 2 {
+			continue
+		}
+		tag := meta[0]
+		f := strings.Fields(meta[2:])
+		switch {
+		case tag >= 'a' && tag <= 'z':
+			assumed = append(assumed, path)
+		case tag == 'S':
+			st.SkipWork = append(st.SkipWork, path)
+		}
+		if len(f) >= 2 && f[0] == "160000" {
+			if st.Gitlinks == nil {
+				st.Gitlinks = map[string]string{}
+			}
+			st.Gitlinks[path] = f[1]
+		}
+	}
+	if len(assumed) > 0 {
+		_, err = c.Git.Run(ctx, git.Cmd{Args: []string{"update-index", "-z", "--no-assume-unchanged", "--stdin"},
+			Index: priv, Stdin: nulList(assumed)})
+	}
+	return err
+}
+
+func copyKeepMtime(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	tmp := dst + ".tmp"
+	out, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	if err := os.Chtimes(tmp, fi.ModTime(), fi.ModTime()); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dst)
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func nulList(paths []string) []byte {
+	var b strings.Builder
+	for _, p := range paths {
+		b.WriteString(p)
+		b.WriteByte(0)
+	}
+	return []byte(b.String())
+}
+
+// skipWorktree lists the skip-worktree paths as record entries.
+func (st *indexState) skipped() []store.Skip {
+	const max = 1000 // a sparse checkout can mark most of a huge tree
+	var out []store.Skip
+	for i, p := range st.SkipWork {
+		if i == max {
+			break
+		}
+		out = append(out, store.Skip{Path: p, Reason: store.SkipSkipWorktree})
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package capture
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// Options describe why a checkpoint is taken and by whom.
+type Options struct {
+	Reason, Label              string
+	Turn, Session, Agent, Tool string
+	Paths                      []string // paths the agent's event named
+	Transcript, TranscriptAt   string
+	NoDedup                    bool // safety checkpoints are never deduped
+}
+
+// identity is the author and committer of every checkpoint commit: the tool
+// itself, so that capture works without user.name and never signs as the
+// user.
+var identity = []string{
+	"GIT_AUTHOR_NAME=git-checkpoint", "GIT_AUTHOR_EMAIL=git-checkpoint@localhost",
+	"GIT_COMMITTER_NAME=git-checkpoint", "GIT_COMMITTER_EMAIL=git-checkpoint@localhost",
+}
+
+// Capture takes a checkpoint: a snapshot, then a commit and a ref unless the
+// tree and HEAD equal the newest checkpoint's, in which case the reuse is
+// recorded (a turn boundary still happened) and no ref is made.
+func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) (*store.Record, error) {
+	snap, err := c.Snapshot(ctx, j)
+	if err != nil {
+		return nil, err
+	}
+	return c.Record(ctx, j, snap, opts)
+}
+
+// Record turns a snapshot into a checkpoint. The caller holds the lock.
+func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot, opts Options) (*store.Record, error) {
+	last := j.Latest()
+	var err error
+	rec := &store.Record{
+		Tree: snap.Tree, Head: c.Repo.Head, Branch: c.Repo.Branch,
+		Reason: opts.Reason, Label: opts.Label, Turn: opts.Turn,
+		Session: opts.Session, Agent: opts.Agent, Tool: opts.Tool, Paths: opts.Paths,
+		Skipped: snap.Skipped, Submodules: snap.Submodules,
+		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt,
+		At: c.Store.Now().UTC(),
+	}
+	if rec.Skipped == nil {
+		rec.Skipped = []store.Skip{}
+	}
+	if !opts.NoDedup && last != nil && last.Tree == snap.Tree && last.Head == c.Repo.Head {
+		rec.ID, rec.N, rec.Commit, rec.Reused = last.ID, last.N, last.Commit, true
+		return rec, c.Store.Append(j, store.Event{Type: store.EventCheckpoint, At: rec.At, Checkpoint: rec})
+	}
+	switch {
+	case snap.Known:
+		rec.Changes = snap.Changes
+	case last != nil:
+		if rec.Changes, err = c.countChanges(ctx, last.Tree, snap.Tree); err != nil {
+			return nil, err
+		}
+	}
+	var parents []string
+	if last != nil {
+		parents = append(parents, last.Commit)
+	}
+	if c.Repo.Head != "" {
+		parents = append(parents, c.Repo.Head)
+	}
+	for attempt := 0; ; attempt++ {
+		rec.N = j.MaxN() + 1
+		rec.ID = "k" + strconv.Itoa(rec.N)
+		if rec.Commit, err = c.commitTree(ctx, rec, parents); err != nil {
+			return nil, err
+		}
+		err = c.Store.CreateRef(ctx, rec.N, rec.Commit)
+		if err == nil {
+			break
+		}
+		if attempt > 0 {
+			return nil, err
+		}
+		// The ref exists: an earlier run died between ref and journal.
+		// Adopt what the refs hold and take the next free number.
+		refs, rerr := c.Store.Refs(ctx)
+		if rerr != nil {
+			return nil, err
+		}
+		if _, aerr := c.Store.Adopt(ctx, j, refs); aerr != nil {
+			return nil, aerr
+		}
+	}
+	return rec, c.Store.Append(j, store.Event{Type: store.EventCheckpoint, At: rec.At, Checkpoint: rec})
+}
+
+func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []string) (string, error) {
+	args := []string{"commit-tree", "--no-gpg-sign", rec.Tree}
+	for _, p := range parents {
+		args = append(args, "-p", p)
+	}
+	out, err := c.Git.Run(ctx, git.Cmd{Args: args, Stdin: []byte(store.Message(rec)), Env: identity})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// countChanges compares two trees by name and status.
+func (c *Capturer) countChanges(ctx context.Context, from, to string) (store.Changes, error) {
+	var ch store.Changes
+	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to}})
+	if err != nil {
+		return ch, fault.Wrap(err, "failed.git", "cannot compare checkpoints")
+	}
+	f := strings.Split(string(out), "\x00")
+	for i := 0; i+1 < len(f); i += 2 {
+		switch f[i] {
+		case "A":
+			ch.Added++
+		case "D":
+			ch.Deleted++
+		default:
+			ch.Modified++
+		}
+	}
+	return ch, nil
+}

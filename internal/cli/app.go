@@ -1,0 +1,113 @@
+// Package cli is the command line of git-checkpoint and git-rewind: kong
+// command structs, one per file, and the single place where errors become
+// messages and exit statuses.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+)
+
+// IO is the outside world a command sees. Tests and the two binaries fill
+// it; nothing in this package reads os.Stdin, os.Environ or the clock
+// directly.
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Environ        func() []string
+	Now            func() time.Time
+}
+
+// System returns the process's real IO.
+func System() *IO {
+	return &IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}
+}
+
+// Globals are the options every command of both binaries takes.
+type Globals struct {
+	Chdir string `short:"C" name:"chdir" placeholder:"DIR" help:"Run as if started in DIR."`
+	JSON  bool   `name:"json" help:"Print one JSON document on stdout (errors too)."`
+	Quiet bool   `short:"q" help:"Print nothing but errors."`
+	Color string `enum:"auto,always,never" default:"auto" help:"Color output: auto, always or never (NO_COLOR is honoured)."`
+}
+
+// exitSignal carries kong's request to exit (after --help) out of Parse.
+type exitSignal struct{ code int }
+
+// run parses args into grammar and runs the selected command, returning the
+// exit status. It is the one place where errors are printed and mapped.
+func run(name string, grammar any, globals *Globals, args []string, sys *IO, help string) (code int) {
+	prog := "git-" + strings.TrimPrefix(name, "git ")
+	parser, err := kong.New(grammar,
+		kong.Name(name),
+		kong.Description(help),
+		kong.Writers(sys.Stdout, sys.Stderr),
+		kong.Exit(func(c int) { panic(exitSignal{c}) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
+		kong.Bind(sys),
+	)
+	if err != nil {
+		return report(prog, globals, sys, fault.Wrap(err, "failed.internal", "bad command grammar"))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(exitSignal); ok {
+				code = e.code
+				return
+			}
+			panic(r)
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		e := fault.New("invalid.usage", "%s", err.Error()).
+			WithHint("see '" + name + " --help'")
+		return report(prog, globals, sys, e)
+	}
+	if globals.Chdir != "" {
+		// -C is applied by each command through its Env, never os.Chdir,
+		// so tests can run many commands in one process.
+		if fi, err := os.Stat(globals.Chdir); err != nil || !fi.IsDir() {
+			return report(prog, globals, sys, fault.New("invalid.usage", "cannot change to %s: no such directory", globals.Chdir))
+		}
+	}
+	ctx := context.Background()
+	kctx.BindTo(ctx, (*context.Context)(nil))
+	if err := kctx.Run(globals); err != nil {
+		return report(prog, globals, sys, err)
+	}
+	return 0
+}
+
+// report prints err for a person on stderr (or as JSON on stdout with
+// --json) and returns its exit status.
+func report(prog string, g *Globals, sys *IO, err error) int {
+	var status *fault.ExitStatus
+	if errors.As(err, &status) {
+		return status.Code
+	}
+	fe := fault.As(err)
+	if g.JSON {
+		doc := map[string]any{"error": map[string]any{"code": fe.Code, "message": fe.Message, "data": fe.Data}}
+		enc := json.NewEncoder(sys.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(doc)
+	}
+	fmt.Fprintf(sys.Stderr, "%s: error: %s\n", prog, fe.Message)
+	for _, h := range fe.Hints {
+		fmt.Fprintf(sys.Stderr, "hint: %s\n", h)
+	}
+	return fault.ExitCode(fe)
+}

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/config"
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// session is everything a command needs about the working tree it runs in.
+type session struct {
+	sys   *IO
+	g     *Globals
+	cwd   string // where the command was started (after -C)
+	git   *git.Runner
+	repo  *git.Repo
+	cfg   config.Config
+	store *store.Store
+	cap   *capture.Capturer
+	out   *printer
+}
+
+// open discovers the repository, reads the configuration and wires the
+// store and capturer: two git processes.
+func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
+	dir := g.Chdir
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &git.Runner{Dir: abs, Env: git.CleanEnv(sys.Environ())}
+	if sys.Getenv("GIT_CHECKPOINT_TRACE") != "" {
+		r.Trace = sys.Stderr
+	}
+	repo, err := git.Discover(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	r.Dir = repo.Top
+	cfg, err := config.Load(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	r.Fsmonitor = cfg.Fsmonitor
+	st := store.New(repo, r, sys.Now)
+	return &session{
+		sys: sys, g: g, cwd: abs, git: r, repo: repo, cfg: cfg, store: st,
+		cap: &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg},
+		out: newPrinter(sys, g),
+	}, nil
+}
+
+// lock takes the store lock for a writer.
+func (s *session) lock(ctx context.Context) (func(), error) {
+	return s.store.Lock(ctx, s.cfg.LockTimeout)
+}
+
+// journal reads the journal and adopts checkpoint refs it lacks, so every
+// command sees checkpoints a crashed run left behind. It takes the lock
+// only when there is something to adopt.
+func (s *session) journal(ctx context.Context) (*store.Journal, map[int]string, error) {
+	j, err := s.store.Journal()
+	if err != nil {
+		return nil, nil, err
+	}
+	refs, err := s.store.Refs(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	known := map[int]bool{}
+	for _, r := range j.Checkpoints() {
+		known[r.N] = true
+	}
+	for n := range refs {
+		if !known[n] {
+			unlock, err := s.lock(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			defer unlock()
+			if j, err = s.store.Journal(); err != nil {
+				return nil, nil, err
+			}
+			if _, err := s.store.Adopt(ctx, j, refs); err != nil {
+				return nil, nil, err
+			}
+			break
+		}
+	}
+	return j, refs, nil
+}
+
+// rel turns a path the user typed, relative to where they stand, into a
+// path from the top of the tree; a path outside the tree is an error.
+func (s *session) rel(p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.cwd, p)
+	}
+	rel, err := filepath.Rel(s.repo.Top, filepath.Clean(p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", fault.New("invalid.path", "%s is outside the working tree %s", quote(p), s.repo.Top)
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// pathspec is rel as a literal git pathspec from the top of the tree.
+func (s *session) pathspec(p string) (string, error) {
+	rel, err := s.rel(p)
+	if err != nil {
+		return "", err
+	}
+	return ":(top,literal)" + rel, nil
+}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+var (
+	idPattern  = regexp.MustCompile(`^[kt][1-9][0-9]{0,17}$`)
+	hexPattern = regexp.MustCompile(`^[0-9a-f]{4,64}$`)
+)
+
+// resolve finds the checkpoint an id names: k<n>, t<n> (the start of turn
+// n), @ (the newest), or a unique prefix of a checkpoint commit. The
+// checkpoint's ref must still point at its commit: a moved or deleted ref
+// makes the id not_found rather than trusting either side.
+func resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, error) {
+	var r *store.Record
+	switch {
+	case id == "@":
+		for _, c := range j.Checkpoints() {
+			if refs[c.N] == c.Commit {
+				r = c
+			}
+		}
+	case idPattern.MatchString(id) && id[0] == 'k':
+		r = j.ByID(id)
+	case idPattern.MatchString(id) && id[0] == 't':
+		r = turnStart(j, id)
+	case hexPattern.MatchString(strings.ToLower(id)):
+		var found []*store.Record
+		for _, c := range j.Checkpoints() {
+			if strings.HasPrefix(c.Commit, strings.ToLower(id)) {
+				found = append(found, c)
+			}
+		}
+		if len(found) > 1 {
+			return nil, fault.New("invalid.ambiguous_id", "%s names %d checkpoints", quote(id), len(found)).
+				WithHint("give more digits of the commit, or use its k<n> id")
+		}
+		if len(found) == 1 {
+			r = found[0]
+		}
+	}
+	if r == nil {
+		return nil, fault.New("not_found.checkpoint", "no checkpoint %s", quote(id)).
+			WithHint("ids are k<n>, t<n>, @ or a checkpoint commit; list them with 'git checkpoint list'").
+			WithData(map[string]string{"id": id})
+	}
+	if refs[r.N] != r.Commit {
+		what := "was deleted"
+		if refs[r.N] != "" {
+			what = "points elsewhere"
+		}
+		return nil, fault.New("not_found.checkpoint", "checkpoint %s is gone: its ref %s", r.ID, what).
+			WithHint("'git checkpoint doctor' explains; other checkpoints are not affected").
+			WithData(map[string]string{"id": r.ID, "commit": r.Commit})
+	}
+	return r, nil
+}
+
+// turnStart returns the checkpoint taken at the start of turn id.
+func turnStart(j *store.Journal, id string) *store.Record {
+	var first *store.Record
+	for _, ev := range j.Events {
+		c := ev.Checkpoint
+		if c == nil || c.Turn != id {
+			continue
+		}
+		if c.Reason == "turn_start" {
+			return j.ByID(c.ID)
+		}
+		if first == nil {
+			first = j.ByID(c.ID)
+		}
+	}
+	return first
+}

@@ -1,0 +1,284 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/restore"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+const rewindHelp = `Restore the working tree (or only PATHs) to a checkpoint, exactly: contents,
+modes, symlinks and deletions. Shows the plan first; takes a safety checkpoint
+before writing anything, so every rewind can be undone with --undo. The index,
+HEAD and branches are not touched.`
+
+// rewindCLI is the grammar of git-rewind.
+type rewindCLI struct {
+	Globals
+	ID      string   `arg:"" optional:"" help:"The checkpoint: k<n>, t<n>, @ or a commit (default: the latest turn start, else the newest checkpoint that differs from the tree)."`
+	DryRun  bool     `short:"n" name:"dry-run" help:"Print the plan and its id; change nothing."`
+	Yes     bool     `short:"y" help:"Apply without asking."`
+	Plan    string   `placeholder:"P" help:"Apply only if the plan computed now is P (the id a dry run printed)."`
+	Outside string   `enum:"refuse,keep,overwrite" default:"refuse" help:"Paths a person changed outside agent turns: refuse, keep or overwrite."`
+	Undo    bool     `help:"Undo the last rewind: go back to its safety checkpoint."`
+	Force   bool     `help:"Rewind even though an earlier rewind was interrupted."`
+	Paths   []string `kong:"-"`
+}
+
+// Rewind runs git-rewind with args and returns its exit status.
+func Rewind(args []string, sys *IO) int {
+	var c rewindCLI
+	args, c.Paths = splitDashDash(args)
+	return run("git rewind", &c, &c.Globals, args, sys, rewindHelp)
+}
+
+// rewindResult is the JSON document of a rewind (DESIGN section 3).
+type rewindResult struct {
+	Checkpoint string         `json:"checkpoint"`
+	DryRun     bool           `json:"dry_run"`
+	Plan       string         `json:"plan"`
+	Files      []restore.File `json:"files"`
+	Left       []restore.Left `json:"left"`
+	Head       headNote       `json:"head"`
+	Safety     string         `json:"safety,omitempty"`
+	Exact      *bool          `json:"exact,omitempty"`
+	Resume     any            `json:"resume"`
+}
+
+type headNote struct {
+	Moves   bool   `json:"moves"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Commits int    `json:"commits"`
+}
+
+// prepared is a plan and what it was computed from.
+type prepared struct {
+	j      *store.Journal
+	snap   *capture.Snapshot
+	target *store.Record
+	plan   *restore.Plan
+}
+
+func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
+	s, err := open(ctx, sys, g)
+	if err != nil {
+		return err
+	}
+	if c.Undo && c.ID != "" {
+		return fault.New("invalid.usage", "--undo takes no checkpoint id").
+			WithHint("'git rewind --undo' goes back to the safety checkpoint of the last rewind")
+	}
+	var opts restore.Options
+	for _, p := range c.Paths {
+		rel, err := s.rel(p)
+		if err != nil {
+			return err
+		}
+		opts.Paths = append(opts.Paths, rel)
+	}
+	opts.Outside = c.Outside
+
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	pr, err := c.prepare(ctx, s, opts)
+	if err != nil {
+		unlock()
+		return err
+	}
+	if c.DryRun || len(pr.plan.Files) == 0 {
+		unlock()
+		return s.printPlan(ctx, pr, true, nil)
+	}
+	if !c.Yes && c.Plan == "" {
+		if !s.interactive() {
+			unlock()
+			s.printPlan(ctx, pr, true, nil)
+			return fault.New("invalid.confirmation_required", "not applying the plan without confirmation").
+				WithHint("review it, then run 'git rewind " + pr.target.ID + " --plan " + pr.plan.ID + "' (applies only this plan) or add --yes").
+				WithData(map[string]string{"plan": pr.plan.ID})
+		}
+		// Never hold the lock while a person reads: agents' hooks would
+		// wait on it. The plan is computed again under the lock and must
+		// be the one shown.
+		unlock()
+		s.printPlan(ctx, pr, true, nil)
+		if !s.confirm("Apply this plan?") {
+			return fault.New("invalid.aborted", "rewind aborted; nothing was changed")
+		}
+		c.Plan = pr.plan.ID
+		if unlock, err = s.lock(ctx); err != nil {
+			return err
+		}
+		if pr, err = c.prepare(ctx, s, opts); err != nil {
+			unlock()
+			return err
+		}
+	}
+	defer unlock()
+	if c.Plan != "" && pr.plan.ID != c.Plan {
+		return fault.New("conflict.rewind_stale", "the working tree changed since plan %s was made (it is now %s)", c.Plan, pr.plan.ID).
+			WithHint("run 'git rewind " + pr.target.ID + " --dry-run' to see the new plan").
+			WithData(map[string]string{"expected": c.Plan, "plan": pr.plan.ID})
+	}
+	return c.apply(ctx, s, pr)
+}
+
+// prepare resolves the target, runs the preflight checks in the design's
+// order and computes the plan. The caller holds the lock.
+func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Options) (*prepared, error) {
+	j, refs, err := s.journal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pr := &prepared{j: j}
+	started, ended := j.LastRewind()
+	switch {
+	case c.Undo:
+		if started == nil {
+			return nil, fault.New("not_found.nothing_to_undo", "there is no rewind to undo")
+		}
+		if pr.target, err = resolve(j, refs, started.Safety); err != nil {
+			return nil, err
+		}
+	case c.ID != "":
+		if pr.target, err = resolve(j, refs, c.ID); err != nil {
+			return nil, err
+		}
+	}
+	if started != nil && !ended && !c.Undo && !c.Force {
+		return nil, fault.New("conflict.interrupted_rewind", "a rewind to %s was interrupted before it finished", started.Target).
+			WithHint("undo it with 'git rewind --undo' (back to safety checkpoint " + started.Safety + "), or pass --force to rewind anyway").
+			WithData(map[string]string{"target": started.Target, "safety": started.Safety})
+	}
+	if op := s.repo.Operation(); op != "" {
+		return nil, fault.New("conflict.git_operation", "a %s is in progress", op).
+			WithHint("finish or abort it first (git " + op + " --continue / --abort); a rewind now would mix its files with the " + op + "'s").
+			WithData(map[string]string{"operation": op})
+	}
+	if pr.snap, err = s.cap.Snapshot(ctx, j); err != nil {
+		return nil, err
+	}
+	if pr.target == nil {
+		if pr.target = defaultTarget(j, refs, pr.snap.Tree); pr.target == nil {
+			return nil, fault.New("not_found.checkpoint", "no checkpoint differs from the working tree").
+				WithHint("list them with 'git checkpoint list'")
+		}
+	}
+	pr.plan, err = restore.Compute(ctx, s.git, s.repo.Top, pr.snap.Tree, s.repo.Head, pr.snap.Skipped, pr.target, opts, nil)
+	return pr, err
+}
+
+// defaultTarget is the newest checkpoint whose tree differs from tree.
+func defaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Record {
+	cps := j.Checkpoints()
+	for i := len(cps) - 1; i >= 0; i-- {
+		if cps[i].Tree != tree && refs[cps[i].N] == cps[i].Commit && !cps[i].Partial {
+			return cps[i]
+		}
+	}
+	return nil
+}
+
+// apply takes the safety checkpoint, writes the plan and verifies the
+// result. The caller holds the lock.
+func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
+	safety, err := s.cap.Record(ctx, pr.j, pr.snap, capture.Options{Reason: store.ReasonPreRewind, NoDedup: true,
+		Label: "before rewind to " + pr.target.ID})
+	if err != nil {
+		return fault.Wrap(err, fault.As(err).Code, "cannot take the safety checkpoint, so nothing was changed")
+	}
+	rw := &store.Rewind{Target: pr.target.ID, Commit: pr.target.Commit, Safety: safety.ID,
+		Plan: pr.plan.ID, Files: len(pr.plan.Files), Undo: c.Undo}
+	if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindStarted, Rewind: rw}); err != nil {
+		return err
+	}
+	applier := &restore.Applier{Git: s.git, Top: s.repo.Top, Staging: s.store.Path("staging"),
+		Failpoint: failpoint(s.sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))}
+	if err := s.store.Init(); err == nil {
+		err = mkdirAll(applier.Staging)
+	}
+	stop := s.progress("restoring " + pr.target.ID)
+	err = applier.Apply(ctx, pr.plan, safety.ID)
+	stop()
+	if err != nil {
+		fe := fault.As(err)
+		if fe.Code != "failed.rewind_partial" {
+			end := *rw
+			end.Error = fe.Message
+			s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end})
+		}
+		return err
+	}
+	after, err := s.cap.Capture(ctx, pr.j, capture.Options{Reason: store.ReasonRewind, Label: "after rewind to " + pr.target.ID})
+	if err != nil {
+		return err
+	}
+	exact, err := s.verify(ctx, pr, after.Tree)
+	if err != nil {
+		return err
+	}
+	end := *rw
+	end.Exact = &exact
+	if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end}); err != nil {
+		return err
+	}
+	return s.printPlan(ctx, pr, false, &appliedInfo{safety: safety.ID, exact: exact})
+}
+
+// verify checks the tree after the rewind: every planned path now matches
+// the target, and nothing outside the plan changed.
+func (s *session) verify(ctx context.Context, pr *prepared, after string) (bool, error) {
+	planned := map[string]bool{}
+	for _, f := range pr.plan.Files {
+		planned[f.Path] = true
+	}
+	vsTarget, err := s.changedPaths(ctx, pr.target.Tree, after)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range vsTarget {
+		if planned[p] {
+			return false, nil
+		}
+	}
+	vsBefore, err := s.changedPaths(ctx, pr.snap.Tree, after)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range vsBefore {
+		if !planned[p] {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// interactive reports whether a person can answer a prompt.
+func (s *session) interactive() bool {
+	if s.g.JSON {
+		return false
+	}
+	if s.sys.Getenv("GIT_CHECKPOINT_ASSUME_TTY") != "" {
+		return true
+	}
+	return isTerminal(s.sys.Stdin) && isTerminal(s.sys.Stderr)
+}
+
+// confirm asks a yes/no question on stderr and reads the answer.
+func (s *session) confirm(question string) bool {
+	fmt.Fprintf(s.sys.Stderr, "%s [y/N] ", question)
+	line, _ := bufio.NewReader(s.sys.Stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/restore"
+)
+
+type appliedInfo struct {
+	safety string
+	exact  bool
+}
+
+// printPlan prints the plan before a rewind (dry) or what was done after
+// it, as text or as the JSON document of DESIGN section 3.
+func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *appliedInfo) error {
+	head, err := s.headNote(ctx, pr)
+	if err != nil {
+		return err
+	}
+	p := pr.plan
+	if s.out.json {
+		res := rewindResult{Checkpoint: pr.target.ID, DryRun: dry, Plan: p.ID, Files: p.Files, Left: p.Left, Head: head}
+		if res.Files == nil {
+			res.Files = []restore.File{}
+		}
+		if res.Left == nil {
+			res.Left = []restore.Left{}
+		}
+		if done != nil {
+			res.Safety, res.Exact = done.safety, &done.exact
+		}
+		return s.out.JSON(res)
+	}
+	o := s.out
+	if len(p.Files) == 0 && done == nil {
+		o.Printf("the working tree already matches %s: nothing to do\n", pr.target.ID)
+		s.printLeft(p)
+		return nil
+	}
+	if done == nil {
+		o.Printf("rewind to %s (%s, %s) plan %s\n", o.Paint("bold", pr.target.ID), pr.target.Reason, age(s.sys.Now(), pr.target.At), p.ID)
+	} else {
+		o.Printf("rewound to %s\n", o.Paint("bold", pr.target.ID))
+	}
+	colors := map[string]string{restore.Create: "green", restore.Modify: "yellow", restore.Delete: "red", restore.Type: "cyan"}
+	counts := map[string]int{}
+	for _, f := range p.Files {
+		counts[f.Change]++
+		o.Printf("  %s %-12s %s\n", o.Paint(colors[f.Change], padRight(f.Change, 6)), f.Class, quote(f.Path))
+	}
+	var parts []string
+	for _, ch := range []string{restore.Modify, restore.Create, restore.Delete, restore.Type} {
+		if counts[ch] > 0 {
+			parts = append(parts, strconv.Itoa(counts[ch])+" "+ch)
+		}
+	}
+	o.Printf("%d %s: %s\n", len(p.Files), plural(len(p.Files), "path", "paths"), strings.Join(parts, ", "))
+	s.printLeft(p)
+	if head.Moves || (head.From != head.To) {
+		switch {
+		case head.To == "":
+			o.Printf("note: HEAD was unborn at %s; the restored files will show as changes against HEAD\n", pr.target.ID)
+		case head.Commits > 0:
+			o.Printf("note: HEAD has %d %s since %s; the restored files will show as uncommitted changes against it\n",
+				head.Commits, plural(head.Commits, "commit", "commits"), pr.target.ID)
+		default:
+			o.Printf("note: HEAD moved since %s; the restored files will show as uncommitted changes against it\n", pr.target.ID)
+		}
+	}
+	if done != nil {
+		if !done.exact {
+			o.Printf("%s the tree does not match the checkpoint exactly (something changed it during the rewind)\n", o.Paint("red", "warning:"))
+		}
+		o.Printf("safety checkpoint %s; undo with: git rewind --undo\n", done.safety)
+	} else {
+		o.Printf("a safety checkpoint is taken first; undo with: git rewind --undo\n")
+	}
+	return nil
+}
+
+func (s *session) printLeft(p *restore.Plan) {
+	if len(p.Left) == 0 {
+		return
+	}
+	s.out.Printf("left as they are:\n")
+	for _, l := range p.Left {
+		s.out.Printf("  %-18s %s\n", l.Reason, quote(l.Path))
+	}
+}
+
+// headNote says whether HEAD moved since the target was taken, and by how
+// many commits.
+func (s *session) headNote(ctx context.Context, pr *prepared) (headNote, error) {
+	n := headNote{From: s.repo.Head, To: pr.target.Head}
+	if n.From == n.To || n.From == "" || n.To == "" {
+		return n, nil
+	}
+	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"rev-list", "--count", n.To + ".." + n.From}})
+	if err != nil {
+		return n, nil // the old HEAD may be gone; the note is best effort
+	}
+	n.Commits, _ = strconv.Atoi(strings.TrimSpace(string(out)))
+	return n, nil
+}
+
+// changedPaths lists the paths that differ between two trees.
+func (s *session) changedPaths(ctx context.Context, a, b string) ([]string, error) {
+	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b}})
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func padRight(s string, n int) string {
+	if len(s) >= n {
+		return s
+	}
+	return s + strings.Repeat(" ", n-len(s))
+}
+
+func mkdirAll(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fault.Wrap(err, "failed.io", "cannot create %s", dir)
+	}
+	return nil
+}
+
+// failpoint returns the test-only failure injector named by
+// GIT_CHECKPOINT_FAILPOINT: "STEP" or "STEP:error" fails the rewind at STEP
+// with an I/O error, "STEP:kill" kills the process there (SIGKILL, as a
+// crash or power loss would). STEP is one of staged, delete-N, deleted,
+// rename-N, renamed (and undo- versions while putting a tree back).
+func failpoint(spec string) func(string) error {
+	if spec == "" {
+		return nil
+	}
+	step, action, _ := strings.Cut(spec, ":")
+	return func(at string) error {
+		if at != step {
+			return nil
+		}
+		if action == "kill" {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+		return errors.New("injected failure at " + at)
+	}
+}

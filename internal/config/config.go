@@ -1,0 +1,146 @@
+// Package config reads git-checkpoint's settings from git config
+// (checkpoint.*), with the defaults of the design.
+package config
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
+
+// Config holds every checkpoint.* setting.
+type Config struct {
+	MaxFileBytes  int64         // larger new or changed files are skipped
+	MaxTotalBytes int64         // a capture adding more new content fails
+	Keep          int           // newest checkpoints kept per worktree
+	KeepFor       time.Duration // checkpoints younger than this are kept
+	KeepSafety    time.Duration // pre_rewind checkpoints are kept this long
+	LockTimeout   time.Duration
+	HookTimeout   time.Duration
+	Fsmonitor     bool // let core.fsmonitor speed up scans
+	Enabled       bool // false stops hook captures only
+}
+
+// Default returns the design's defaults.
+func Default() Config {
+	return Config{
+		MaxFileBytes:  50 << 20,
+		MaxTotalBytes: 512 << 20,
+		Keep:          200,
+		KeepFor:       14 * 24 * time.Hour,
+		KeepSafety:    30 * 24 * time.Hour,
+		LockTimeout:   10 * time.Second,
+		HookTimeout:   20 * time.Second,
+		Enabled:       true,
+	}
+}
+
+// Load reads checkpoint.* in one git call. A malformed value is an error
+// naming the key, not a silent default.
+func Load(ctx context.Context, r *git.Runner) (Config, error) {
+	c := Default()
+	out, err := r.Run(ctx, git.Cmd{Args: []string{"config", "-z", "--get-regexp", `^checkpoint\.`}})
+	if err != nil {
+		// Exit status 1 means no key matched.
+		if ge, ok := asGitErr(err); ok && ge.Stderr == "" {
+			return c, nil
+		}
+		return c, err
+	}
+	for _, item := range strings.Split(string(out), "\x00") {
+		key, val, _ := strings.Cut(item, "\n")
+		if key == "" {
+			continue
+		}
+		if err := c.set(strings.ToLower(strings.TrimPrefix(key, "checkpoint.")), strings.TrimSpace(val)); err != nil {
+			return c, fault.Wrap(err, "invalid.config", "bad value %q for %s", val, key).
+				WithHint("fix it with 'git config " + key + " VALUE'; see git-checkpoint(1), CONFIGURATION")
+		}
+	}
+	return c, nil
+}
+
+func (c *Config) set(key, val string) error {
+	var err error
+	switch key {
+	case "maxfilebytes":
+		c.MaxFileBytes, err = ParseBytes(val)
+	case "maxtotalbytes":
+		c.MaxTotalBytes, err = ParseBytes(val)
+	case "keep":
+		c.Keep, err = strconv.Atoi(val)
+	case "keepfor":
+		c.KeepFor, err = ParseDuration(val)
+	case "keepsafety":
+		c.KeepSafety, err = ParseDuration(val)
+	case "locktimeout":
+		c.LockTimeout, err = ParseDuration(val)
+	case "hooktimeout":
+		c.HookTimeout, err = ParseDuration(val)
+	case "fsmonitor":
+		c.Fsmonitor, err = parseBool(val)
+	case "enabled":
+		c.Enabled, err = parseBool(val)
+	}
+	return err
+}
+
+// ParseBytes reads a size the way git does: a number with an optional k, m
+// or g suffix (powers of 1024).
+func ParseBytes(s string) (int64, error) {
+	mult := int64(1)
+	switch strings.ToLower(s[len(s)-min(1, len(s)):]) {
+	case "k":
+		mult = 1 << 10
+	case "m":
+		mult = 1 << 20
+	case "g":
+		mult = 1 << 30
+	}
+	if mult > 1 {
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("want a size such as 50m")
+	}
+	return n * mult, nil
+}
+
+// ParseDuration accepts Go durations ("10s", "1h30m") and whole days ("14d").
+func ParseDuration(s string) (time.Duration, error) {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(d)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("want a duration such as 14d or 10s")
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want a duration such as 14d or 10s")
+	}
+	return d, nil
+}
+
+func parseBool(s string) (bool, error) {
+	switch strings.ToLower(s) {
+	case "true", "yes", "on", "1", "":
+		return true, nil
+	case "false", "no", "off", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("want true or false")
+}
+
+func asGitErr(err error) (*git.Error, bool) {
+	var ge *git.Error
+	ok := errors.As(err, &ge)
+	return ge, ok
+}

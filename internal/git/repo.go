@@ -1,0 +1,93 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+)
+
+// Repo describes the working tree a command runs in, found with a single
+// rev-parse so that a hook pays for one git process, not five.
+type Repo struct {
+	Top       string // top of the working tree
+	GitDir    string // this worktree's git directory
+	CommonDir string // the repository's shared git directory
+	StateDir  string // $(git rev-parse --git-path checkpoints)
+	Index     string // the real index
+	Prefix    string // the current directory relative to Top, "" or "dir/"
+	Worktree  string // "main", or "wt-<name>" for a linked worktree
+	Head      string // the commit HEAD names; "" when unborn
+	Branch    string // "refs/heads/x", or "" when HEAD is detached
+}
+
+// Discover finds the repository containing r.Dir. HEAD is resolved in the
+// same process.
+func Discover(ctx context.Context, r *Runner) (*Repo, error) {
+	base := []string{"rev-parse", "--path-format=absolute", "--show-toplevel",
+		"--absolute-git-dir", "--git-common-dir", "--git-path", "checkpoints",
+		"--git-path", "index", "--show-prefix"}
+	// With an unborn HEAD, rev-parse still prints every path and then
+	// fails on HEAD alone; the paths are good, so no second call is needed.
+	out, err := r.Run(ctx, Cmd{Args: append(base, "--verify", "-q", "HEAD")})
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) < 6 || lines[0] == "" {
+		return nil, notARepo(err)
+	}
+	repo := &Repo{
+		Top: lines[0], GitDir: lines[1], CommonDir: lines[2],
+		StateDir: lines[3], Index: lines[4], Prefix: lines[5],
+	}
+	if err == nil && len(lines) > 6 {
+		repo.Head = lines[6]
+	}
+	repo.Worktree = "main"
+	if filepath.Clean(repo.GitDir) != filepath.Clean(repo.CommonDir) {
+		repo.Worktree = "wt-" + filepath.Base(repo.GitDir)
+	}
+	repo.Branch = readBranch(repo.GitDir)
+	return repo, nil
+}
+
+// readBranch reads HEAD's symbolic target from the file itself: git 2.39
+// has only the files backend for HEAD, and this saves a process per hook.
+func readBranch(gitDir string) string {
+	b, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	ref, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("ref: "))
+	if !ok {
+		return ""
+	}
+	return string(ref)
+}
+
+func notARepo(err error) error {
+	e := fault.Wrap(nil, "unsupported.no_repository", "not in a git working tree")
+	e.Err = err
+	return e.WithHint("run it inside a git repository, or create a private store here with 'git checkpoint init'")
+}
+
+// Operation names a git operation in progress (merge, rebase, cherry-pick,
+// revert, bisect), or "" when none is. A rewind in the middle of one would
+// mix its files with the operation's own state.
+func (r *Repo) Operation() string {
+	checks := []struct{ file, name string }{
+		{"MERGE_HEAD", "merge"},
+		{"rebase-merge", "rebase"},
+		{"rebase-apply", "rebase"},
+		{"CHERRY_PICK_HEAD", "cherry-pick"},
+		{"REVERT_HEAD", "revert"},
+		{"BISECT_LOG", "bisect"},
+	}
+	for _, c := range checks {
+		if _, err := os.Lstat(filepath.Join(r.GitDir, c.file)); err == nil {
+			return c.name
+		}
+	}
+	return ""
+}

@@ -1,0 +1,177 @@
+// Package git is the one door through which git-checkpoint talks to git.
+// Every invocation goes through Runner.Run, which builds the environment
+// explicitly, pins the configuration that would otherwise make a snapshot
+// run user hooks, sign commits, start gc or quote paths, captures stderr into
+// the returned error, and can trace each call for tests that pin the number
+// of git processes per operation.
+package git
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+)
+
+// pinned is passed as -c to every git call that does not hand its output to
+// the user. Each entry guards an invariant:
+var pinned = []string{
+	// Never run the user's hooks from a snapshot or a rewind.
+	"core.hooksPath=/dev/null",
+	// Paths come back byte for byte (we also use -z wherever git has it).
+	"core.quotePath=false",
+	// The tool never starts gc or maintenance: checkpoints must survive
+	// only by their refs, and a hook must not pay for a repack.
+	"gc.auto=0",
+	"maintenance.auto=false",
+	// Checkpoint commits are never signed, whatever the user configured.
+	"commit.gpgSign=false",
+	// A private index is written whole, never as a split index that would
+	// share (and could clobber) the real index's shared part.
+	"core.splitIndex=false",
+	// Checkpoint refs keep no reflog, so pruning a ref releases its objects.
+	"core.logAllRefUpdates=false",
+	// Plumbing output is parsed, never paged or colored.
+	"color.ui=false",
+}
+
+// Runner runs git in one repository.
+type Runner struct {
+	// Dir is the directory git runs in (the top of the working tree).
+	Dir string
+	// Env is the environment every call starts from; see CleanEnv.
+	Env []string
+	// Trace, when set, receives one line per git invocation.
+	Trace io.Writer
+	// Fsmonitor lets the user's core.fsmonitor apply (checkpoint.fsmonitor).
+	Fsmonitor bool
+}
+
+// Cmd is one git invocation.
+type Cmd struct {
+	Args []string
+	// Stdin is fed to git's standard input.
+	Stdin []byte
+	// Index, when set, is used as GIT_INDEX_FILE: the private or a
+	// temporary index. When empty git uses the real index.
+	Index string
+	// Env adds variables after the cleaned base environment.
+	Env []string
+	// Dir overrides Runner.Dir (used to look into nested repositories).
+	Dir string
+	// Stdout and Stderr, when set, receive git's output directly instead
+	// of it being captured; used for commands whose output is for the user
+	// (diff), which also keep the user's config (pager, colors, drivers).
+	Stdout, Stderr io.Writer
+	// User keeps the user's configuration: no pinned -c options.
+	User bool
+}
+
+// CleanEnv returns env without the variables that would redirect or trace
+// our git calls behind our back. GIT_INDEX_FILE in particular is set by git
+// for hooks (post-commit) and must never leak into a capture.
+func CleanEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "GIT_INDEX_FILE", name == "GIT_PREFIX",
+			strings.HasPrefix(name, "GIT_TRACE"),
+			name == "GIT_EDITOR" || name == "GIT_SEQUENCE_EDITOR",
+			name == "GIT_FLUSH":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// Run executes git and returns its standard output. A failure becomes a
+// *fault.Error with code failed.git whose message names the command and
+// quotes git's own words.
+func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
+	args := make([]string, 0, 2*len(pinned)+len(c.Args)+2)
+	if !c.User {
+		for _, kv := range pinned {
+			args = append(args, "-c", kv)
+		}
+		if !r.Fsmonitor {
+			args = append(args, "-c", "core.fsmonitor=false")
+		}
+	}
+	args = append(args, c.Args...)
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = r.Dir
+	if c.Dir != "" {
+		cmd.Dir = c.Dir
+	}
+	cmd.Env = append([]string(nil), r.Env...)
+	if c.Index != "" {
+		cmd.Env = append(cmd.Env, "GIT_INDEX_FILE="+c.Index)
+	}
+	cmd.Env = append(cmd.Env, c.Env...)
+	if c.Stdin != nil {
+		cmd.Stdin = bytes.NewReader(c.Stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if c.Stdout != nil {
+		cmd.Stdout = c.Stdout
+	}
+	if c.Stderr != nil {
+		cmd.Stderr = c.Stderr
+	}
+	if r.Trace != nil {
+		fmt.Fprintf(r.Trace, "trace: git %s\n", strings.Join(c.Args, " "))
+	}
+	err := cmd.Run()
+	if err == nil {
+		return stdout.Bytes(), nil
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && c.Stdout != nil {
+		// Output went to the user; pass the status through untouched.
+		return nil, &fault.ExitStatus{Code: exit.ExitCode()}
+	}
+	name := "git"
+	if len(c.Args) > 0 {
+		name = "git " + c.Args[0]
+	}
+	if ctx.Err() != nil {
+		return nil, fault.Wrap(ctx.Err(), "failed.git", "%s did not finish", name)
+	}
+	e := &Error{Args: c.Args, Stderr: clip(stderr.String()), Err: err}
+	return stdout.Bytes(), fault.Wrap(e, "failed.git", "%s failed", name)
+}
+
+// Error is a git process that failed, with what it said on stderr.
+type Error struct {
+	Args   []string
+	Stderr string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	if e.Stderr != "" {
+		return e.Stderr
+	}
+	return e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// clip keeps the start and end of long stderr output, where git puts the
+// cause and the summary.
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	const max = 2000
+	if len(s) <= max {
+		return s
+	}
+	return s[:max/2] + "\n...\n" + s[len(s)-max/2:]
+}

@@ -1,0 +1,192 @@
+package restore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
+
+// Applier writes a plan into the working tree.
+type Applier struct {
+	Git     *git.Runner
+	Top     string
+	Staging string // a directory on the working tree's filesystem, ours alone
+	// Failpoint, when set, is called at each step with the step's name; an
+	// error it returns is treated as a failure at that step. Tests use it
+	// to crash or fail a rewind at every step.
+	Failpoint func(step string) error
+}
+
+// Apply makes the working tree match the plan's target for the plan's
+// paths. Files are staged first, so a crash leaves each path wholly old or
+// wholly new; if writing fails, what was written is put back from the
+// current tree (failed.rewind_undone) or, if that fails too,
+// failed.rewind_partial is returned.
+func (a *Applier) Apply(ctx context.Context, p *Plan, safetyID string) error {
+	err := a.write(ctx, p.Files, "")
+	if err == nil {
+		return nil
+	}
+	var back []File
+	for _, f := range p.Files {
+		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID})
+	}
+	if rerr := a.write(ctx, back, "undo-"); rerr != nil {
+		return fault.Wrap(err, "failed.rewind_partial", "the rewind failed part way and the tree could not be put back").
+			WithHint("every file the rewind touched is in the safety checkpoint " + safetyID + ": run 'git rewind " + safetyID + " --force'").
+			WithData(map[string]string{"safety": safetyID, "undo_error": rerr.Error()})
+	}
+	return fault.Wrap(err, "failed.rewind_undone", "the rewind failed and the tree was put back as it was").
+		WithData(map[string]string{"safety": safetyID})
+}
+
+// write stages every file to create or modify, deletes what must go, then
+// renames the staged files into place.
+func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) error {
+	fail := func(step string) error {
+		if a.Failpoint == nil {
+			return nil
+		}
+		return a.Failpoint(stepPrefix + step)
+	}
+	stage, err := os.MkdirTemp(a.Staging, "rewind-")
+	if err != nil {
+		return fault.Wrap(err, "failed.io", "cannot create a staging directory")
+	}
+	defer os.RemoveAll(stage)
+	var writes, deletes []File
+	for _, f := range files {
+		if f.Mode == "000000" {
+			deletes = append(deletes, f)
+		} else {
+			writes = append(writes, f)
+		}
+	}
+	if err := a.stage(ctx, stage, writes); err != nil {
+		return err
+	}
+	if err := fail("staged"); err != nil {
+		return err
+	}
+	root, err := openRoot(a.Top)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(root)
+
+	// Deepest first, so a directory's files go before the directory.
+	slices.SortFunc(deletes, func(x, y File) int { return depth(y.Path) - depth(x.Path) })
+	emptied := map[string]bool{}
+	for i, f := range deletes {
+		if err := fail("delete-" + strconv.Itoa(i)); err != nil {
+			return err
+		}
+		if err := removeFile(root, f.Path); err != nil {
+			return fmt.Errorf("cannot delete %s: %w", f.Path, err)
+		}
+		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
+			emptied[d] = true
+		}
+	}
+	dirs := make([]string, 0, len(emptied))
+	for d := range emptied {
+		dirs = append(dirs, d)
+	}
+	slices.SortFunc(dirs, func(x, y string) int { return depth(y) - depth(x) })
+	for _, d := range dirs {
+		removeEmptyDir(root, d)
+	}
+	if err := fail("deleted"); err != nil {
+		return err
+	}
+	slices.SortFunc(writes, func(x, y File) int { return strings.Compare(x.Path, y.Path) })
+	for i, f := range writes {
+		if err := fail("rename-" + strconv.Itoa(i)); err != nil {
+			return err
+		}
+		if err := renameInto(root, filepath.Join(stage, "files", f.Path), f.Path); err != nil {
+			return fmt.Errorf("cannot write %s: %w", f.Path, err)
+		}
+	}
+	return fail("renamed")
+}
+
+// stage writes the target content of files under stage/files through a
+// temporary index and `git checkout-index`, which applies smudge filters,
+// modes and symlinks exactly as a checkout would.
+func (a *Applier) stage(ctx context.Context, stage string, writes []File) error {
+	if len(writes) == 0 {
+		return nil
+	}
+	var info strings.Builder
+	for _, f := range writes {
+		fmt.Fprintf(&info, "%s %s\t%s\x00", f.Mode, f.OID, f.Path)
+	}
+	index := filepath.Join(stage, "index")
+	if _, err := a.Git.Run(ctx, git.Cmd{Args: []string{"update-index", "-z", "--index-info"},
+		Index: index, Stdin: []byte(info.String())}); err != nil {
+		return err
+	}
+	_, err := a.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-a", "-f",
+		"--prefix=" + filepath.Join(stage, "files") + "/"}, Index: index})
+	return err
+}
+
+func depth(p string) int { return strings.Count(p, "/") }
+
+// removeFile unlinks a file or symlink (never following it).
+func removeFile(root int, rel string) error {
+	fd, base, err := dirAt(root, rel, false)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	err = unix.Unlinkat(fd, base, 0)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	return err
+}
+
+// removeEmptyDir removes rel if it is an empty directory; a non-empty one
+// (holding ignored or new files) stays.
+func removeEmptyDir(root int, rel string) {
+	fd, base, err := dirAt(root, rel, false)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	unix.Unlinkat(fd, base, unix.AT_REMOVEDIR)
+}
+
+// renameInto moves a staged file to rel with one rename, after making the
+// directories on its way. An empty directory in its place is removed
+// first; a non-empty one fails the rename.
+func renameInto(root int, staged, rel string) error {
+	fd, base, err := dirAt(root, rel, true)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	err = unix.Renameat(unix.AT_FDCWD, staged, fd, base)
+	if errors.Is(err, unix.EISDIR) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
+		if unix.Unlinkat(fd, base, unix.AT_REMOVEDIR) == nil {
+			err = unix.Renameat(unix.AT_FDCWD, staged, fd, base)
+		}
+	}
+	return err
+}

@@ -1,0 +1,267 @@
+// Package restore computes what a rewind will change (the plan) and applies
+// it to the working tree with staged files and atomic renames.
+package restore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// Changes a rewind makes to a path.
+const (
+	Create = "create"
+	Modify = "modify"
+	Delete = "delete"
+	Type   = "type" // file, symlink or gitlink becomes another kind
+)
+
+// Reasons a path is left as it is.
+const (
+	LeftOutside      = "outside"
+	LeftTooBig       = "too_big"
+	LeftSkipWork     = "skip_worktree"
+	LeftGitlink      = "gitlink"
+	LeftIgnoredInWay = "ignored_in_the_way"
+)
+
+// File is one path the plan changes.
+type File struct {
+	Path   string `json:"path"`
+	Change string `json:"change"`
+	Class  string `json:"class"`
+	// What the path holds now (Old*) and after the rewind; modes as git
+	// writes them, "000000" for absent.
+	OldMode string `json:"-"`
+	OldOID  string `json:"-"`
+	Mode    string `json:"-"`
+	OID     string `json:"-"`
+}
+
+// Left is a path that differs but the rewind will not touch.
+type Left struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Options change what a plan contains, and so its id.
+type Options struct {
+	Paths   []string `json:"paths,omitempty"` // pathspecs from the top, literal
+	Outside string   `json:"outside"`         // refuse, keep, overwrite
+}
+
+// Plan is what a rewind will do. Its ID binds the plan a person saw to the
+// plan that is applied (--plan).
+type Plan struct {
+	ID      string
+	Target  *store.Record
+	Current string // tree of the working tree now (S)
+	Head    string
+	Options Options
+	Files   []File
+	Left    []Left
+}
+
+// Classifier says whose change a path is (agent, turn, outside,
+// unattributed).
+type Classifier func(path string) string
+
+// Compute diffs the current tree against the target's and sorts each
+// difference into a change to make or a path to leave, looking at the
+// working tree for ignored files in the way.
+func Compute(ctx context.Context, r *git.Runner, top, current, head string, skipped []store.Skip,
+	target *store.Record, opts Options, classify Classifier) (*Plan, error) {
+	args := []string{"diff-tree", "-r", "-z", "--no-renames", current, target.Tree}
+	if len(opts.Paths) > 0 {
+		args = append(args, "--")
+		for _, p := range opts.Paths {
+			args = append(args, ":(top,literal)"+p)
+		}
+	}
+	out, err := r.Run(ctx, git.Cmd{Args: args})
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Target: target, Current: current, Head: head, Options: opts}
+	leave := map[string]string{}
+	for _, s := range skipped {
+		leave[s.Path] = reasonFor(s.Reason)
+	}
+	for _, s := range target.Skipped {
+		leave[s.Path] = reasonFor(s.Reason)
+	}
+	var files []File
+	f := strings.Split(string(out), "\x00")
+	for i := 0; i+1 < len(f); i += 2 {
+		meta := strings.Fields(strings.TrimPrefix(f[i], ":"))
+		if len(meta) != 5 {
+			continue
+		}
+		files = append(files, File{Path: f[i+1], OldMode: meta[0], Mode: meta[1], OldOID: meta[2], OID: meta[3]})
+	}
+	deleted := map[string]bool{}
+	for _, fl := range files {
+		if fl.Mode == "000000" {
+			deleted[fl.Path] = true
+		}
+	}
+	for _, fl := range files {
+		fl.Change = changeOf(fl.OldMode, fl.Mode)
+		reason := leave[fl.Path]
+		if reason == "" && (fl.OldMode == "160000" || fl.Mode == "160000") {
+			reason = LeftGitlink
+		}
+		if reason == "" && fl.Mode != "000000" && inTheWay(top, fl, deleted) {
+			reason = LeftIgnoredInWay
+		}
+		if reason != "" {
+			p.Left = append(p.Left, Left{Path: fl.Path, Reason: reason})
+			continue
+		}
+		fl.Class = "unattributed"
+		if classify != nil {
+			fl.Class = classify(fl.Path)
+		}
+		if fl.Class == "outside" && opts.Outside == "keep" {
+			p.Left = append(p.Left, Left{Path: fl.Path, Reason: LeftOutside})
+			continue
+		}
+		p.Files = append(p.Files, fl)
+	}
+	p.ID = p.digest()
+	return p, nil
+}
+
+func reasonFor(skip string) string {
+	switch skip {
+	case store.SkipSkipWorktree:
+		return LeftSkipWork
+	case store.SkipNestedRepo:
+		return LeftGitlink
+	}
+	return LeftTooBig
+}
+
+func changeOf(oldMode, mode string) string {
+	switch {
+	case oldMode == "000000":
+		return Create
+	case mode == "000000":
+		return Delete
+	case kind(oldMode) != kind(mode):
+		return Type
+	}
+	return Modify
+}
+
+func kind(mode string) string {
+	switch mode {
+	case "120000":
+		return "symlink"
+	case "160000":
+		return "gitlink"
+	}
+	return "file"
+}
+
+// inTheWay reports whether something the checkpoints do not hold (an
+// ignored file or directory, or a symlink) sits where the rewind must write
+// fl or one of its leading directories. Such paths are left alone: ignored
+// files are never overwritten, and nothing is written through a symlink.
+func inTheWay(top string, fl File, deleted map[string]bool) bool {
+	parts := strings.Split(fl.Path, "/")
+	for i := 1; i < len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		fi, err := os.Lstat(filepath.Join(top, dir))
+		if errors.Is(err, fs.ErrNotExist) {
+			return false // created by the rewind
+		}
+		if err != nil {
+			return true
+		}
+		if fi.IsDir() {
+			continue
+		}
+		// A file or symlink where a directory must be: fine only if the
+		// plan deletes it first.
+		return !deleted[dir]
+	}
+	fi, err := os.Lstat(filepath.Join(top, fl.Path))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		return true
+	}
+	if fi.IsDir() {
+		return !onlyDeleted(top, fl.Path, deleted)
+	}
+	// Something is there that the current snapshot does not hold: an
+	// ignored file.
+	return fl.OldMode == "000000"
+}
+
+// onlyDeleted reports whether the directory dir holds nothing but files the
+// plan deletes, so that it will be empty and removed before fl is written.
+func onlyDeleted(top, dir string, deleted map[string]bool) bool {
+	ok := true
+	filepath.WalkDir(filepath.Join(top, dir), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			ok = false
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(top, path)
+		if !deleted[filepath.ToSlash(rel)] {
+			ok = false
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return ok
+}
+
+// digest is the plan id: "p1-" and 16 hex digits of the SHA-256 of the
+// canonical JSON of everything the plan depends on.
+func (p *Plan) digest() string {
+	type entry [2]string
+	doc := struct {
+		Target  string  `json:"target"`
+		Current string  `json:"current"`
+		Head    string  `json:"head"`
+		Options Options `json:"options"`
+		Files   []entry `json:"files"`
+		Left    []entry `json:"left"`
+	}{Target: p.Target.Commit, Current: p.Current, Head: p.Head, Options: p.Options}
+	for _, f := range p.Files {
+		doc.Files = append(doc.Files, entry{f.Path, f.Change})
+	}
+	for _, l := range p.Left {
+		doc.Left = append(doc.Left, entry{l.Path, l.Reason})
+	}
+	b, _ := json.Marshal(doc)
+	sum := sha256.Sum256(b)
+	return "p1-" + hex.EncodeToString(sum[:8])
+}
+
+// Paths returns the plan's paths, sorted.
+func (p *Plan) Paths() []string {
+	out := make([]string, 0, len(p.Files))
+	for _, f := range p.Files {
+		out = append(out, f.Path)
+	}
+	slices.Sort(out)
+	return out
+}

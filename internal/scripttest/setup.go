@@ -1,0 +1,45 @@
+// Package scripttest holds the environment and the custom commands of the
+// testscript transcripts in testdata/scripts (documented in the README
+// there). It is used only by tests.
+package scripttest
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// Setup gives each transcript a private HOME and a fixed git identity and
+// clock. testscript starts from an almost empty environment, which git
+// would otherwise fill from the machine's own configuration.
+func Setup(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	gitconfig := "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+		return err
+	}
+	for _, kv := range [][2]string{
+		{"HOME", home},
+		{"XDG_CONFIG_HOME", filepath.Join(home, ".config")},
+		{"GIT_CONFIG_NOSYSTEM", "1"},
+		{"GIT_AUTHOR_NAME", "A U Thor"},
+		{"GIT_AUTHOR_EMAIL", "author@example.com"},
+		{"GIT_COMMITTER_NAME", "C O Mitter"},
+		{"GIT_COMMITTER_EMAIL", "committer@example.com"},
+		{"GIT_AUTHOR_DATE", "2026-01-02T03:04:05Z"},
+		{"GIT_COMMITTER_DATE", "2026-01-02T03:04:05Z"},
+		{"TZ", "UTC"},
+		{"LC_ALL", "C"},
+		{"NO_COLOR", ""},
+		{"GIT_PAGER", "cat"},
+		{"PAGER", "cat"},
+	} {
+		env.Setenv(kv[0], kv[1])
+	}
+	env.Values[stateKey{}] = map[string]map[string]string{}
+	return nil
+}

@@ -1,0 +1,49 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+)
+
+// Lock takes the working tree's lock, waiting at most timeout. Every writer
+// (capture, rewind, prune) holds it, so parallel hooks of one agent
+// serialize instead of racing on the private index. The holder writes its
+// pid into the file so a timeout can name it; the file is never deleted,
+// because deleting a flock file lets two processes hold "the" lock.
+func (s *Store) Lock(ctx context.Context, timeout time.Duration) (unlock func(), err error) {
+	if err := s.Init(); err != nil {
+		return nil, err
+	}
+	path := s.Path("lock")
+	fl := flock.New(path)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ok, err := fl.TryLockContext(ctx, 20*time.Millisecond)
+	if !ok {
+		holder := "another git-checkpoint process"
+		if b, rerr := os.ReadFile(path); rerr == nil {
+			if pid := strings.TrimSpace(string(b)); pid != "" {
+				holder = "process " + pid
+			}
+		}
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return nil, fault.Wrap(err, "failed.io", "cannot lock %s", path)
+		}
+		return nil, fault.New("timeout.lock", "the checkpoint store is locked by %s", holder).
+			WithHint("wait for it to finish, or raise checkpoint.lockTimeout (now " + timeout.String() + ")").
+			WithData(map[string]string{"holder": holder})
+	}
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0); err == nil {
+		f.WriteString(strconv.Itoa(os.Getpid()) + "\n")
+		f.Close()
+	}
+	return func() { fl.Unlock() }, nil
+}

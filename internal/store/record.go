@@ -1,0 +1,82 @@
+// Package store keeps what git-checkpoint knows: checkpoint refs (which hold
+// the objects), the journal (which is the record of every checkpoint, turn
+// and rewind), and the lock that serializes writers of one working tree.
+package store
+
+import "time"
+
+// Record is one checkpoint as the journal records it and as --json prints
+// it. Field names are part of the stable JSON contract.
+type Record struct {
+	ID         string      `json:"id"`
+	N          int         `json:"n"`
+	Commit     string      `json:"commit"`
+	Tree       string      `json:"tree"`
+	Head       string      `json:"head"`
+	Branch     string      `json:"branch"`
+	Reason     string      `json:"reason"`
+	Turn       string      `json:"turn"`
+	Session    string      `json:"session"`
+	Agent      string      `json:"agent"`
+	Tool       string      `json:"tool,omitempty"`
+	Paths      []string    `json:"paths,omitempty"`
+	At         time.Time   `json:"at"`
+	Label      string      `json:"label"`
+	Skipped    []Skip      `json:"skipped"`
+	Submodules []Submodule `json:"submodules,omitempty"`
+	Changes    Changes     `json:"changes"`
+	Reused     bool        `json:"reused"`
+	Partial    bool        `json:"partial,omitempty"`
+	// Transcript and TranscriptAt locate the agent's conversation at this
+	// checkpoint, for the resume command a rewind prints.
+	Transcript   string `json:"transcript,omitempty"`
+	TranscriptAt string `json:"transcript_at,omitempty"`
+}
+
+// Skip is a path a checkpoint did not capture, and why.
+type Skip struct {
+	Path   string `json:"path"`
+	Bytes  int64  `json:"bytes,omitempty"`
+	Reason string `json:"reason"` // too_big, skip_worktree, nested_repo_without_commit
+}
+
+// Submodule is a gitlink recorded as the commit it was at.
+type Submodule struct {
+	Path   string `json:"path"`
+	Commit string `json:"commit,omitempty"`
+}
+
+// Changes counts what a checkpoint changed against the one before it.
+type Changes struct {
+	Modified int `json:"modified"`
+	Added    int `json:"added"`
+	Deleted  int `json:"deleted"`
+}
+
+// Skip reasons.
+const (
+	SkipTooBig       = "too_big"
+	SkipSkipWorktree = "skip_worktree"
+	SkipNestedRepo   = "nested_repo_without_commit"
+)
+
+// Reasons a checkpoint was taken.
+const (
+	ReasonManual    = "manual"
+	ReasonPreRewind = "pre_rewind"
+	ReasonRewind    = "rewind"
+)
+
+// Rewind is what the journal records about a rewind: rewind_started is
+// written after the safety checkpoint exists and before the first file is
+// touched; rewind_ended when the tree is in its final state.
+type Rewind struct {
+	Target string `json:"target"`          // checkpoint id rewound to
+	Commit string `json:"commit"`          // its commit
+	Safety string `json:"safety"`          // the pre_rewind checkpoint id
+	Plan   string `json:"plan"`            // p1-...
+	Files  int    `json:"files"`           // paths in the plan
+	Exact  *bool  `json:"exact,omitempty"` // rewind_ended only
+	Error  string `json:"error,omitempty"` // rewind_ended after a failure
+	Undo   bool   `json:"undo,omitempty"`  // this rewind was --undo
+}

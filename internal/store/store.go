@@ -1,0 +1,222 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
+
+// Store is the checkpoint storage of one working tree.
+type Store struct {
+	Dir       string // state directory: journal, private index, lock, staging
+	Worktree  string // "main" or "wt-<name>"
+	RefPrefix string // refs/checkpoints/<worktree>/
+	Git       *git.Runner
+	Now       func() time.Time
+}
+
+// New returns the store of repo's working tree.
+func New(repo *git.Repo, r *git.Runner, now func() time.Time) *Store {
+	return &Store{
+		Dir:       repo.StateDir,
+		Worktree:  repo.Worktree,
+		RefPrefix: "refs/checkpoints/" + repo.Worktree + "/",
+		Git:       r,
+		Now:       now,
+	}
+}
+
+// Path returns a file in the state directory.
+func (s *Store) Path(name string) string { return filepath.Join(s.Dir, name) }
+
+// Init creates the state directory.
+func (s *Store) Init() error {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return fault.Wrap(err, "failed.io", "cannot create the state directory")
+	}
+	return nil
+}
+
+// Journal reads the journal.
+func (s *Store) Journal() (*Journal, error) {
+	j, err := readJournal(s.Path("journal.jsonl"))
+	if err != nil {
+		return nil, fault.Wrap(err, "failed.io", "cannot read the journal")
+	}
+	return j, nil
+}
+
+// Append records ev in the journal. The caller holds the lock.
+func (s *Store) Append(j *Journal, ev Event) error {
+	if ev.At.IsZero() {
+		ev.At = s.Now().UTC()
+	}
+	if err := s.Init(); err != nil {
+		return err
+	}
+	if err := appendJournal(s.Path("journal.jsonl"), j, ev); err != nil {
+		return fault.Wrap(err, "failed.io", "cannot write the journal")
+	}
+	return nil
+}
+
+// Ref returns the ref of checkpoint n.
+func (s *Store) Ref(n int) string { return s.RefPrefix + strconv.Itoa(n) }
+
+// CreateRef points checkpoint n's ref at commit, failing if the ref already
+// exists: ids are never reused, and a crash between ref and journal is
+// found this way and repaired by Adopt.
+func (s *Store) CreateRef(ctx context.Context, n int, commit string) error {
+	_, err := s.Git.Run(ctx, git.Cmd{Args: []string{"update-ref", "--no-deref",
+		s.Ref(n), commit, strings.Repeat("0", len(commit))}})
+	return err
+}
+
+// Refs lists this working tree's checkpoint refs: number to commit.
+func (s *Store) Refs(ctx context.Context) (map[int]string, error) {
+	out, err := s.Git.Run(ctx, git.Cmd{Args: []string{"for-each-ref",
+		"--format=%(refname)%00%(objectname)", s.RefPrefix}})
+	if err != nil {
+		return nil, err
+	}
+	refs := map[int]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, oid, ok := strings.Cut(line, "\x00")
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimPrefix(name, s.RefPrefix))
+		if err != nil || n <= 0 {
+			continue
+		}
+		refs[n] = oid
+	}
+	return refs, nil
+}
+
+// Adopt appends a record for every checkpoint ref the journal does not know,
+// rebuilt from the commit's trailers. This repairs a crash between
+// update-ref and the journal write, and rebuilds a lost journal from refs
+// instead of starting empty. The caller holds the lock.
+func (s *Store) Adopt(ctx context.Context, j *Journal, refs map[int]string) (int, error) {
+	known := map[int]bool{}
+	for _, r := range j.Checkpoints() {
+		known[r.N] = true
+	}
+	var missing []int
+	for n := range refs {
+		if !known[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return 0, nil
+	}
+	slices.Sort(missing)
+	args := []string{"log", "--no-walk=unsorted", "-z", "--format=%H%x1f%T%x1f%P%x1f%ct%x1f%B"}
+	for _, n := range missing {
+		args = append(args, refs[n])
+	}
+	out, err := s.Git.Run(ctx, git.Cmd{Args: args})
+	if err != nil {
+		return 0, err
+	}
+	byCommit := map[string]*Record{}
+	for _, chunk := range strings.Split(string(out), "\x00") {
+		if r := parseCommit(chunk); r != nil {
+			byCommit[r.Commit] = r
+		}
+	}
+	adopted := 0
+	for _, n := range missing {
+		r := byCommit[refs[n]]
+		if r == nil {
+			continue
+		}
+		r.N, r.ID = n, "k"+strconv.Itoa(n)
+		if err := s.Append(j, Event{Type: EventCheckpoint, At: r.At, Checkpoint: r}); err != nil {
+			return adopted, err
+		}
+		adopted++
+	}
+	return adopted, nil
+}
+
+// parseCommit rebuilds a record from "%H\x1f%T\x1f%P\x1f%ct\x1f%B".
+func parseCommit(chunk string) *Record {
+	f := strings.SplitN(strings.TrimLeft(chunk, "\n"), "\x1f", 5)
+	if len(f) != 5 {
+		return nil
+	}
+	r := &Record{Commit: f[0], Tree: f[1], Skipped: []Skip{}}
+	if sec, err := strconv.ParseInt(f[3], 10, 64); err == nil {
+		r.At = time.Unix(sec, 0).UTC()
+	}
+	t := ParseTrailers(f[4])
+	r.Reason, r.Turn, r.Session, r.Agent = t["Reason"], t["Turn"], t["Session"], t["Agent"]
+	r.Head, r.Branch, r.Label = t["Head"], t["Branch"], t["Label"]
+	if r.Reason == "" {
+		r.Reason = "adopted"
+	}
+	return r
+}
+
+// Message is the commit message of a checkpoint: a subject a person can
+// read in `git log refs/checkpoints/...`, and trailers from which the
+// record can be rebuilt if the journal is lost.
+func Message(r *Record) string {
+	var b strings.Builder
+	subject := r.Label
+	if subject == "" {
+		subject = r.Reason
+	}
+	fmt.Fprintf(&b, "checkpoint %s: %s\n\n", r.ID, oneLine(subject))
+	trailer := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(&b, "%s: %s\n", k, oneLine(v))
+		}
+	}
+	trailer("Checkpoint", r.ID)
+	trailer("Reason", r.Reason)
+	trailer("Turn", r.Turn)
+	trailer("Session", r.Session)
+	trailer("Agent", r.Agent)
+	trailer("Head", r.Head)
+	trailer("Branch", r.Branch)
+	trailer("Label", r.Label)
+	return b.String()
+}
+
+// ParseTrailers reads "Key: value" lines from the last paragraph of msg.
+func ParseTrailers(msg string) map[string]string {
+	out := map[string]string{}
+	paras := strings.Split(strings.TrimSpace(msg), "\n\n")
+	for _, line := range strings.Split(paras[len(paras)-1], "\n") {
+		k, v, ok := strings.Cut(line, ": ")
+		if ok && k != "" && !strings.ContainsAny(k, " \t") {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r < 0x20 {
+			return ' '
+		}
+		return r
+	}, s)
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return strings.TrimSpace(s)
+}

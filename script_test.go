@@ -1,0 +1,35 @@
+package checkpoint_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/cli"
+	"github.com/git-checkpoint/git-checkpoint/internal/scripttest"
+)
+
+var update = flag.Bool("update", false, "rewrite the transcripts' expected output")
+
+// TestMain lets the test binary be git-checkpoint and git-rewind, so that
+// transcripts reach them through git's own dispatch of `git checkpoint`.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"git-checkpoint": func() { os.Exit(cli.Checkpoint(os.Args[1:], cli.System())) },
+		"git-rewind":     func() { os.Exit(cli.Rewind(os.Args[1:], cli.System())) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "scripts"),
+		Setup:               scripttest.Setup,
+		Cmds:                scripttest.Commands(),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       *update,
+	})
+}
