@@ -176,13 +176,19 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	return pr, err
 }
 
-// defaultTarget is the newest checkpoint whose tree differs from tree.
+// defaultTarget is the newest checkpoint whose tree differs from tree,
+// passing over the ones rewinds take themselves (pre_rewind, rewind) and
+// partial ones: `git rewind` twice goes further back, it does not redo
+// (that is --undo).
 func defaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Record {
 	cps := j.Checkpoints()
 	for i := len(cps) - 1; i >= 0; i-- {
-		if cps[i].Tree != tree && refs[cps[i].N] == cps[i].Commit && !cps[i].Partial {
-			return cps[i]
+		c := cps[i]
+		if c.Tree == tree || refs[c.N] != c.Commit || c.Partial ||
+			c.Reason == store.ReasonPreRewind || c.Reason == store.ReasonRewind {
+			continue
 		}
+		return c
 	}
 	return nil
 }
