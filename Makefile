@@ -7,7 +7,7 @@ MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 GO     ?= go
 BINS    = git-checkpoint git-rewind
 
-.PHONY: all build test lint install uninstall clean
+.PHONY: all build test lint install uninstall clean man
 
 all: build
 
@@ -33,3 +33,7 @@ uninstall:
 
 clean:
 	rm -rf bin
+
+# Regenerate man/*.1 from man/*.md (the test fails when they differ).
+man:
+	$(GO) test ./internal/manpage -update
