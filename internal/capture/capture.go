@@ -46,6 +46,10 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	if err := c.Store.Init(); err != nil {
 		return nil, err
 	}
+	// We hold the store lock, so no git process of ours is using the
+	// private index: an index.lock beside it was left by a killed run and
+	// would make every later update-index fail.
+	os.Remove(c.privateIndex() + ".lock")
 	st := c.loadState()
 	seeded := false
 	if c.needsSeed(st) {
