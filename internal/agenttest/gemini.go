@@ -1,0 +1,37 @@
+package agenttest
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// RunGemini runs Gemini CLI headless (-p, --yolo) for one prompt against
+// the fake server at run.URL and returns when it exits.
+func RunGemini(t testing.TB, run Run) *Result {
+	t.Helper()
+	bin := Binary(t, "gemini")
+	prepareHome(t, &run)
+	// The API key is only used when the auth method says so.
+	userParts := []string{`{"security": {"auth": {"selectedType": "gemini-api-key"}}}`, run.Config}
+	if run.Hooks != "" {
+		if run.Scope == UserScope {
+			userParts = append(userParts, run.Hooks)
+		} else {
+			writeFile(t, filepath.Join(run.Dir, ".gemini", "settings.json"), run.Hooks)
+		}
+	}
+	user, err := mergeJSON(userParts...)
+	if err != nil {
+		t.Fatalf("agenttest: gemini settings: %v", err)
+	}
+	writeFile(t, filepath.Join(run.Home, ".gemini", "settings.json"), user)
+	env := append(baseEnv(run.Home),
+		"GEMINI_API_KEY=fake-key",
+		"GOOGLE_GEMINI_BASE_URL="+run.URL,
+		"GEMINI_CLI_TRUST_WORKSPACE=true",
+		"GEMINI_CLI_NO_RELAUNCH=true",
+		"GEMINI_TELEMETRY_ENABLED=false",
+	)
+	args := append([]string{"-p", run.Prompt, "--yolo", "--output-format", "json"}, run.Args...)
+	return start(t, run, launch{bin: bin, args: args, env: env})
+}
