@@ -88,3 +88,39 @@ func TestClaudeTurn(t *testing.T) {
 	checkEvents(t, ReadHookLog(t, s.log), []string{"SessionStart", "UserPromptSubmit",
 		"PreToolUse:Write", "PostToolUse:Write", "PreToolUse:Bash", "PostToolUse:Bash", "Stop", "SessionEnd"})
 }
+
+var codexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
+
+func TestCodexTurn(t *testing.T) {
+	s := newScenario(t)
+	srv := NewCodexServer(t, Script{Steps: []Step{
+		Do(CodexPatch("*** Begin Patch\n*** Add File: written.txt\n+written by the agent\n*** End Patch\n")),
+		Do(CodexShell(shellEdit)),
+		Say("All done."),
+	}})
+	res := RunCodex(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "edit the files",
+		Hooks: HookConfig(LogCommand(s.log), codexEvents...), Config: CodexNotify(s.log), Env: GitEnv()})
+	mustSucceed(t, res, srv)
+	s.checkEdits(t, "written.txt")
+	checkEvents(t, ReadHookLog(t, s.log), []string{"SessionStart", "UserPromptSubmit",
+		"PreToolUse:apply_patch", "PostToolUse:apply_patch", "PreToolUse:Bash", "PostToolUse:Bash",
+		"Stop", "agent-turn-complete", "SessionEnd"})
+}
+
+var geminiEvents = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"}
+
+func TestGeminiTurn(t *testing.T) {
+	s := newScenario(t)
+	srv := NewGeminiServer(t, Script{Steps: []Step{
+		Do(GeminiWriteFile(s.path("written.txt"), "written by the agent\n")),
+		Do(GeminiShell(shellEdit)),
+		Say("All done."),
+	}})
+	res := RunGemini(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "edit the files",
+		Hooks: HookConfig(LogCommand(s.log), geminiEvents...), Env: GitEnv()})
+	mustSucceed(t, res, srv)
+	s.checkEdits(t, "written.txt")
+	checkEvents(t, ReadHookLog(t, s.log), []string{"SessionStart", "BeforeAgent",
+		"BeforeTool:write_file", "AfterTool:write_file", "BeforeTool:run_shell_command", "AfterTool:run_shell_command",
+		"AfterAgent", "SessionEnd"})
+}
