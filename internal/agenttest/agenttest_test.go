@@ -1,9 +1,12 @@
 package agenttest
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -123,4 +126,197 @@ func TestGeminiTurn(t *testing.T) {
 	checkEvents(t, ReadHookLog(t, s.log), []string{"SessionStart", "BeforeAgent",
 		"BeforeTool:write_file", "AfterTool:write_file", "BeforeTool:run_shell_command", "AfterTool:run_shell_command",
 		"AfterAgent", "SessionEnd"})
+}
+
+// A Bash call that exits non-zero is reported as PostToolUseFailure, though
+// the files it changed stay changed.
+func TestClaudeFailingBash(t *testing.T) {
+	s := newScenario(t)
+	srv := NewClaudeServer(t, Script{Steps: []Step{
+		Do(ClaudeBash("echo partial > partial.txt; exit 3")),
+		Say("That failed."),
+	}})
+	res := RunClaude(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "try something",
+		Hooks: HookConfig(LogCommand(s.log), claudeEvents...), Env: GitEnv()})
+	mustSucceed(t, res, srv)
+	if got, err := os.ReadFile(s.path("partial.txt")); string(got) != "partial\n" {
+		t.Errorf("partial.txt: got %q, %v", got, err)
+	}
+	checkEvents(t, ReadHookLog(t, s.log), []string{"SessionStart", "UserPromptSubmit",
+		"PreToolUse:Bash", "PostToolUseFailure:Bash", "Stop", "SessionEnd"})
+}
+
+// A background subagent's write can land after the main turn's Stop; it is
+// followed by SubagentStop (and the main agent's next turn).
+func TestClaudeBackgroundSubagent(t *testing.T) {
+	s := newScenario(t)
+	srv := NewClaudeServer(t, Script{
+		Steps: []Step{
+			Do(ClaudeAgent("helper", "SUBTASK-7: write sub.txt")),
+			Say("Started a helper."),
+		},
+		Sub: map[string][]Step{"SUBTASK-7": {
+			// Long enough for the main turn to stop first.
+			Do(ClaudeBash("sleep 3 && echo sub > sub.txt")),
+			Say("Subagent finished."),
+		}},
+	})
+	res := RunClaude(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "start a helper",
+		Hooks: HookConfig(LogCommand(s.log), claudeEvents...), Env: GitEnv()})
+	mustSucceed(t, res, srv)
+	if got, err := os.ReadFile(s.path("sub.txt")); string(got) != "sub\n" {
+		t.Errorf("sub.txt: got %q, %v", got, err)
+	}
+	events := ReadHookLog(t, s.log)
+	checkEvents(t, events, []string{"SessionStart", "UserPromptSubmit",
+		"PreToolUse:Agent", "PostToolUse:Agent", "Stop",
+		"PreToolUse:Bash", "PostToolUse:Bash", "SubagentStop",
+		// The subagent's result comes back to the main agent as a new prompt.
+		"UserPromptSubmit", "Stop", "SessionEnd"})
+	for _, e := range events {
+		if e.Tool() == "Bash" || e.Name() == "SubagentStop" {
+			if id, _ := e["agent_id"].(string); id == "" {
+				t.Errorf("%s from the subagent has no agent_id: %v", e.Name(), e)
+			}
+		}
+	}
+}
+
+// claudeToolResultUUID returns the uuid of the transcript line that holds
+// the result of the first call to tool.
+func claudeToolResultUUID(t *testing.T, lines []map[string]any, tool string) string {
+	t.Helper()
+	contents := func(l map[string]any) []any {
+		m, _ := l["message"].(map[string]any)
+		c, _ := m["content"].([]any)
+		return c
+	}
+	callID := ""
+	for _, l := range lines {
+		for _, c := range contents(l) {
+			b, _ := c.(map[string]any)
+			if callID == "" && l["type"] == "assistant" && b["type"] == "tool_use" && b["name"] == tool {
+				callID, _ = b["id"].(string)
+			}
+			if callID != "" && l["type"] == "user" && b["type"] == "tool_result" && b["tool_use_id"] == callID {
+				uuid, _ := l["uuid"].(string)
+				return uuid
+			}
+		}
+	}
+	t.Fatalf("no result of a %s call in the transcript", tool)
+	return ""
+}
+
+// A session can be forked at a transcript line: the new session's model
+// sees the history up to that line only, and the original transcript stays
+// as it was.
+func TestClaudeResumeFork(t *testing.T) {
+	s := newScenario(t)
+	srv := NewClaudeServer(t, Script{Steps: []Step{
+		Do(ClaudeWrite(s.path("written.txt"), "written by the agent\n")),
+		Do(ClaudeBash(shellEdit)),
+		Say("All done."),
+	}})
+	hooks := HookConfig(LogCommand(s.log), claudeEvents...)
+	first := RunClaude(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "edit the files", Hooks: hooks, Env: GitEnv()})
+	mustSucceed(t, first, srv)
+	events := ReadHookLog(t, s.log)
+	session := events[0].Session()
+	transcript := ClaudeTranscript(first.Home, s.dir, session)
+	if got := events[0]["transcript_path"]; got != transcript {
+		t.Fatalf("transcript_path %q, want %q", got, transcript)
+	}
+	before, err := os.ReadFile(transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := claudeToolResultUUID(t, ReadJSONL(t, transcript), "Write")
+
+	// The fork's history holds one model reply (the Write), so it is
+	// answered by step 1.
+	fork := NewClaudeServer(t, Script{Steps: []Step{{}, Say("FORKED-REPLY")}})
+	forkLog := filepath.Join(t.TempDir(), "fork-hooks.jsonl")
+	second := RunClaude(t, Run{Dir: s.dir, Home: first.Home, URL: fork.URL, Prompt: "carry on",
+		Hooks: HookConfig(LogCommand(forkLog), claudeEvents...), Env: GitEnv(),
+		Args: []string{"--resume", session, "--resume-session-at", at, "--fork-session"}})
+	mustSucceed(t, second, fork)
+	if !strings.Contains(second.Stdout, "FORKED-REPLY") {
+		t.Errorf("the forked run's output lacks the model's reply:\n%s", second)
+	}
+	steps := fork.Steps()
+	if len(steps) != 1 || steps[0].Step != 1 {
+		t.Fatalf("want one request answered by step 1, got:\n%s", fork.Dump())
+	}
+	body := string(steps[0].Body)
+	if !strings.Contains(body, "written.txt") || strings.Contains(body, "rm gone.txt") || !strings.Contains(body, "carry on") {
+		t.Errorf("the forked request should hold the Write and the new prompt but not the Bash call:\n%s", body)
+	}
+	forkEvents := ReadHookLog(t, forkLog)
+	checkEvents(t, forkEvents, []string{"SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"})
+	if len(forkEvents) > 0 {
+		if forkEvents[0].Session() == session {
+			t.Errorf("the fork kept the original session id %s", session)
+		}
+		if src := forkEvents[0]["source"]; src != "fork" {
+			t.Errorf("fork SessionStart source %v, want fork", src)
+		}
+	}
+	if after, _ := os.ReadFile(transcript); !bytes.Equal(before, after) {
+		t.Errorf("forking changed the original transcript")
+	}
+}
+
+// contextHook returns hook configuration for one event whose hook logs its
+// payload and prints JSON asking the agent to add note to the model's
+// context.
+func contextHook(log, event, note string) string {
+	out := fmt.Sprintf(`{"hookSpecificOutput":{"hookEventName":%q,"additionalContext":%q}}`, event, note)
+	return HookConfig(LogCommand(log)+" && printf '%s\\n' "+ShellQuote(out), event)
+}
+
+// checkNoteReachedModel checks that the first scripted request (the one
+// right after the prompt hook) holds both the prompt and the note.
+func checkNoteReachedModel(t *testing.T, s scenario, srv *Server, prompt, note string) {
+	t.Helper()
+	if names := EventNames(ReadHookLog(t, s.log)); len(names) == 0 {
+		t.Fatalf("the hook did not run")
+	}
+	steps := srv.Steps()
+	if len(steps) == 0 {
+		t.Fatalf("no scripted request:\n%s", srv.Dump())
+	}
+	body := string(steps[0].Body)
+	if !strings.Contains(body, prompt) || !strings.Contains(body, note) {
+		t.Errorf("first request lacks the prompt %q or the note %q:\n%s", prompt, note, srv.Dump())
+	}
+}
+
+const note = "NOTE-XYZ"
+
+func TestClaudeContextInjection(t *testing.T) {
+	s := newScenario(t)
+	srv := NewClaudeServer(t, Script{})
+	res := RunClaude(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "say hello", Env: GitEnv(),
+		Hooks: contextHook(s.log, "UserPromptSubmit", note)})
+	mustSucceed(t, res, srv)
+	checkNoteReachedModel(t, s, srv, "say hello", note)
+}
+
+func TestCodexContextInjection(t *testing.T) {
+	s := newScenario(t)
+	srv := NewCodexServer(t, Script{})
+	res := RunCodex(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "say hello", Env: GitEnv(),
+		Hooks: contextHook(s.log, "UserPromptSubmit", note)})
+	mustSucceed(t, res, srv)
+	checkNoteReachedModel(t, s, srv, "say hello", note)
+}
+
+func TestGeminiContextInjection(t *testing.T) {
+	s := newScenario(t)
+	srv := NewGeminiServer(t, Script{})
+	res := RunGemini(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "say hello", Env: GitEnv(),
+		Hooks: contextHook(s.log, "BeforeAgent", note)})
+	mustSucceed(t, res, srv)
+	checkNoteReachedModel(t, s, srv, "say hello", note)
 }
