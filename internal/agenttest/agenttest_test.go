@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The shell command every agent runs in its scripted turn: it creates,
@@ -68,7 +69,12 @@ func checkEvents(t *testing.T, events []HookEvent, want []string) {
 // what the server saw.
 func mustSucceed(t *testing.T, res *Result, srv *Server) {
 	t.Helper()
-	t.Logf("agent ran %s", res.Elapsed.Round(1e6))
+	kinds := map[string]int{}
+	for _, r := range srv.Requests() {
+		kinds[r.Kind]++
+	}
+	t.Logf("agent ran %s; requests: %d step, %d side, %d other",
+		res.Elapsed.Round(time.Millisecond), kinds["step"], kinds["side"], kinds["other"])
 	if res.Err != nil {
 		t.Fatalf("agent failed: %s\n--- requests\n%s", res, srv.Dump())
 	}
@@ -319,4 +325,33 @@ func TestGeminiContextInjection(t *testing.T) {
 		Hooks: contextHook(s.log, "BeforeAgent", note)})
 	mustSucceed(t, res, srv)
 	checkNoteReachedModel(t, s, srv, "say hello", note)
+}
+
+// Hooks in the user's own configuration (UserScope) fire as project hooks
+// do.
+func TestUserScopeHooks(t *testing.T) {
+	for _, tc := range []struct {
+		agent string
+		event string
+		serve func(testing.TB, Script) *Server
+		run   func(testing.TB, Run) *Result
+	}{
+		{"claude", "UserPromptSubmit", NewClaudeServer, RunClaude},
+		{"codex", "UserPromptSubmit", NewCodexServer, RunCodex},
+		{"gemini", "BeforeAgent", NewGeminiServer, RunGemini},
+	} {
+		t.Run(tc.agent, func(t *testing.T) {
+			s := newScenario(t)
+			srv := tc.serve(t, Script{})
+			res := tc.run(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "say hello", Env: GitEnv(),
+				Hooks: HookConfig(LogCommand(s.log), tc.event), Scope: UserScope})
+			mustSucceed(t, res, srv)
+			checkEvents(t, ReadHookLog(t, s.log), []string{tc.event})
+			for _, p := range []string{".claude", ".codex", ".gemini"} {
+				if _, err := os.Stat(s.path(p)); err == nil {
+					t.Errorf("user-scope hooks were written into the project (%s)", p)
+				}
+			}
+		})
+	}
 }

@@ -32,7 +32,7 @@ func RunClaude(t testing.TB, run Run) *Result {
 	if user != "" {
 		writeFile(t, filepath.Join(run.Home, ".claude", "settings.json"), user)
 	}
-	env := append(baseEnv(run.Home),
+	env := append(baseEnv(t, run.Home),
 		"ANTHROPIC_BASE_URL="+run.URL,
 		"ANTHROPIC_API_KEY=fake-key",
 		// No telemetry, update checks, error reports or other calls that

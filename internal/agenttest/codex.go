@@ -31,7 +31,7 @@ func RunCodex(t testing.TB, run Run) *Result {
 			writeFile(t, filepath.Join(run.Dir, ".codex", "hooks.json"), run.Hooks)
 		}
 	}
-	env := append(baseEnv(run.Home),
+	env := append(baseEnv(t, run.Home),
 		"CODEX_HOME="+codexHome,
 		"FAKE_MODEL_API_KEY=fake-key",
 	)
@@ -55,7 +55,20 @@ func codexConfig(run Run) string {
 model_provider = "fake"
 approval_policy = "never"
 sandbox_mode = "danger-full-access"
+# Nothing but the model calls: no update check, analytics, feedback
+# uploads, or plugin and app catalogs (fetched from OpenAI and GitHub).
+check_for_update_on_startup = false
 %s
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[features]
+plugins = false
+apps = false
 
 [model_providers.fake]
 name = "fake"

@@ -11,8 +11,7 @@ func RunGemini(t testing.TB, run Run) *Result {
 	t.Helper()
 	bin := Binary(t, "gemini")
 	prepareHome(t, &run)
-	// The API key is only used when the auth method says so.
-	userParts := []string{`{"security": {"auth": {"selectedType": "gemini-api-key"}}}`, run.Config}
+	userParts := []string{geminiSettings, run.Config}
 	if run.Hooks != "" {
 		if run.Scope == UserScope {
 			userParts = append(userParts, run.Hooks)
@@ -25,7 +24,7 @@ func RunGemini(t testing.TB, run Run) *Result {
 		t.Fatalf("agenttest: gemini settings: %v", err)
 	}
 	writeFile(t, filepath.Join(run.Home, ".gemini", "settings.json"), user)
-	env := append(baseEnv(run.Home),
+	env := append(baseEnv(t, run.Home),
 		"GEMINI_API_KEY=fake-key",
 		"GOOGLE_GEMINI_BASE_URL="+run.URL,
 		"GEMINI_CLI_TRUST_WORKSPACE=true",
@@ -35,3 +34,12 @@ func RunGemini(t testing.TB, run Run) *Result {
 	args := append([]string{"-p", run.Prompt, "--yolo", "--output-format", "json"}, run.Args...)
 	return start(t, run, launch{bin: bin, args: args, env: env})
 }
+
+// geminiSettings are the user settings every run starts from. The API key
+// is used only when the auth method says so; usage statistics and update
+// checks would reach Google's and npm's servers.
+const geminiSettings = `{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "privacy": {"usageStatisticsEnabled": false},
+  "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false}
+}`

@@ -123,8 +123,9 @@ func start(t testing.TB, run Run, l launch) *Result {
 
 // baseEnv is the test's environment without what would make the agent
 // reach a real service, read the developer's own configuration, or go
-// through a proxy, plus an isolated HOME and XDG directories under home.
-func baseEnv(home string) []string {
+// through a proxy, plus an isolated HOME, XDG directories under home, and a
+// TMPDIR of its own.
+func baseEnv(t testing.TB, home string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -139,6 +140,7 @@ func baseEnv(home string) []string {
 		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
 		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"),
 		"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"),
+		"TMPDIR="+tempDir(t),
 		"NO_PROXY=127.0.0.1,localhost",
 		"no_proxy=127.0.0.1,localhost",
 	)
@@ -146,7 +148,7 @@ func baseEnv(home string) []string {
 
 func dropEnv(k string) bool {
 	switch strings.ToUpper(k) {
-	case "HOME", "USERPROFILE", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
+	case "HOME", "USERPROFILE", "TMPDIR", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
 		"NODE_OPTIONS", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "IS_SANDBOX":
 		return true
 	}
@@ -158,7 +160,7 @@ func dropEnv(k string) bool {
 	return false
 }
 
-// prepareHome returns run.Home, creating a temporary one when empty.
+// prepareHome sets run.Home to a temporary directory when empty.
 func prepareHome(t testing.TB, run *Run) {
 	t.Helper()
 	if run.Home == "" {
@@ -167,6 +169,20 @@ func prepareHome(t testing.TB, run *Run) {
 	if run.Dir == "" {
 		t.Fatalf("agenttest: Run.Dir is empty")
 	}
+}
+
+// tempDir makes a TMPDIR for one run, removed when the test ends. The
+// agents keep task output and sockets under TMPDIR and leave them there.
+// Its path is short on purpose: a Unix socket path may not be longer than
+// about 100 bytes, and t.TempDir paths hold the test's name.
+func tempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "agt")
+	if err != nil {
+		t.Fatalf("agenttest: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
 
 // writeFile writes text to path, creating its directory.
