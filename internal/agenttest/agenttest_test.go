@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,7 +75,7 @@ func mustSucceed(t *testing.T, res *Result, srv *Server) {
 		kinds[r.Kind]++
 	}
 	t.Logf("agent ran %s; requests: %d step, %d side, %d other",
-		res.Elapsed.Round(time.Millisecond), kinds["step"], kinds["side"], kinds["other"])
+		res.Elapsed.Round(time.Millisecond), kinds[KindStep], kinds[KindSide], kinds[KindOther])
 	if res.Err != nil {
 		t.Fatalf("agent failed: %s\n--- requests\n%s", res, srv.Dump())
 	}
@@ -354,4 +355,47 @@ func TestUserScopeHooks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A run that outlives its timeout is stopped, and so is every process it
+// started.
+func TestRunTimeoutKillsAgent(t *testing.T) {
+	s := newScenario(t)
+	srv := NewClaudeServer(t, Script{Steps: []Step{
+		Do(ClaudeBash("echo $$ > shell.pid && sleep 300")),
+	}})
+	res := RunClaude(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "wait", Env: GitEnv(), Timeout: 8 * time.Second})
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "timed out") {
+		t.Fatalf("want a timeout, got: %s", res)
+	}
+	if res.Elapsed > 20*time.Second {
+		t.Errorf("the run took %s to stop", res.Elapsed)
+	}
+	b, err := os.ReadFile(s.path("shell.pid"))
+	if err != nil {
+		t.Fatalf("the Bash call did not start: %v\n%s", err, res)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for processAlive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent's shell (pid %d) is still running", pid)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// processAlive reports whether pid names a live process (not a zombie).
+func processAlive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the command name in parentheses.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }

@@ -25,7 +25,7 @@ func NewClaudeServer(t testing.TB, script Script) *Server {
 		default:
 			writeJSON(w, 200, map[string]any{})
 		}
-		return "other", -1
+		return KindOther, -1
 	})
 }
 
@@ -44,9 +44,9 @@ func claudeMessages(w http.ResponseWriter, body []byte, script Script, ids *atom
 	var req claudeRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeJSON(w, 400, map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": err.Error()}})
-		return "other", -1
+		return KindOther, -1
 	}
-	kind, index := "side", -1
+	kind, index := KindSide, -1
 	step := Say(script.sideText())
 	if len(req.Tools) > 0 {
 		first := ""
@@ -59,7 +59,7 @@ func claudeMessages(w http.ResponseWriter, body []byte, script Script, ids *atom
 				assistants++
 			}
 		}
-		kind, index = "step", assistants
+		kind, index = KindStep, assistants
 		step = script.step(script.conversation(first), assistants)
 	}
 

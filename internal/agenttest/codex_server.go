@@ -20,10 +20,10 @@ func NewCodexServer(t testing.TB, script Script) *Server {
 		}
 		if r.URL.Path == "/v1/models" {
 			writeJSON(w, 200, map[string]any{"object": "list", "data": []any{}, "models": []any{}})
-			return "other", -1
+			return KindOther, -1
 		}
 		writeJSON(w, 200, map[string]any{})
-		return "other", -1
+		return KindOther, -1
 	})
 }
 
@@ -71,9 +71,9 @@ func codexResponses(w http.ResponseWriter, body []byte, script Script, ids *atom
 	var req codexRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeJSON(w, 400, map[string]any{"error": map[string]any{"message": err.Error(), "type": "invalid_request_error"}})
-		return "other", -1
+		return KindOther, -1
 	}
-	kind, index := "side", -1
+	kind, index := KindSide, -1
 	step := Say(script.sideText())
 	if len(req.Tools) > 0 {
 		// A reply is a run of output items; tool outputs and user
@@ -92,7 +92,7 @@ func codexResponses(w http.ResponseWriter, body []byte, script Script, ids *atom
 				}
 			}
 		}
-		kind, index = "step", replies
+		kind, index = KindStep, replies
 		step = script.step(script.conversation(strings.Join(first, "\n")), replies)
 	}
 	tools := map[string]string{}

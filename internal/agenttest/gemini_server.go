@@ -29,7 +29,7 @@ func NewGeminiServer(t testing.TB, script Script) *Server {
 		default:
 			writeJSON(w, 200, map[string]any{})
 		}
-		return "other", -1
+		return KindOther, -1
 	})
 }
 
@@ -65,13 +65,13 @@ func geminiGenerate(w http.ResponseWriter, body []byte, script Script, stream bo
 	var req geminiRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeJSON(w, 400, map[string]any{"error": map[string]any{"code": 400, "message": err.Error(), "status": "INVALID_ARGUMENT"}})
-		return "other", -1
+		return KindOther, -1
 	}
 	tools := 0
 	for _, t := range req.Tools {
 		tools += len(t.FunctionDeclarations)
 	}
-	kind, index := "side", -1
+	kind, index := KindSide, -1
 	var step Step
 	switch {
 	case tools > 0:
@@ -87,7 +87,7 @@ func geminiGenerate(w http.ResponseWriter, body []byte, script Script, stream bo
 				models++
 			}
 		}
-		kind, index = "step", models
+		kind, index = KindStep, models
 		step = script.step(script.conversation(strings.Join(first, "\n")), models)
 	case req.GenerationConfig.ResponseMimeType == "application/json":
 		schema := req.GenerationConfig.ResponseJSONSchema

@@ -41,10 +41,15 @@ func agentPackages() map[string]agentPackage {
 // AgentsDir is the npm prefix the agents are installed into:
 // $GIT_CHECKPOINT_AGENTS_DIR, or git-checkpoint/agents under the user's cache
 // directory. It is a prefix of its own so that tests never depend on, or
-// change, a globally installed agent.
+// change, a globally installed agent. The variable must hold an absolute
+// path: go test runs in each package's directory, so a relative one would
+// name a different place for each package and for .ci/install-agents.
 func AgentsDir() (string, error) {
 	if d := os.Getenv("GIT_CHECKPOINT_AGENTS_DIR"); d != "" {
-		return filepath.Abs(d)
+		if !filepath.IsAbs(d) {
+			return "", fmt.Errorf("GIT_CHECKPOINT_AGENTS_DIR=%s is not an absolute path", d)
+		}
+		return d, nil
 	}
 	c, err := os.UserCacheDir()
 	if err != nil {
@@ -122,15 +127,6 @@ func installedVersion(dir, pkg string) string {
 	}
 	if json.Unmarshal(b, &p) != nil {
 		return ""
-	}
-	return p.Version
-}
-
-// agentVersion is the pinned version of an agent, for messages.
-func agentVersion(name string) string {
-	p, ok := agentPackages()[name]
-	if !ok {
-		return fmt.Sprintf("unknown agent %q", name)
 	}
 	return p.Version
 }

@@ -7,8 +7,8 @@ import "os/exec"
 // ownProcessGroup does nothing where there are no process groups.
 func ownProcessGroup(cmd *exec.Cmd) {}
 
-// killProcessGroup kills the agent itself where there are no process groups.
-func killProcessGroup(cmd *exec.Cmd) error {
+// killRun kills the agent itself where there are no process groups.
+func killRun(cmd *exec.Cmd, marker string) error {
 	if cmd.Process == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package agenttest
 
@@ -7,14 +7,15 @@ import (
 	"syscall"
 )
 
-// ownProcessGroup puts the agent in a process group of its own, so that the
-// tools, hooks and helper processes it starts can be killed with it.
+// ownProcessGroup puts the agent in a process group of its own, so that it
+// and the processes that stay in its group can be killed at once.
 func ownProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// killProcessGroup kills the agent and everything left in its group.
-func killProcessGroup(cmd *exec.Cmd) error {
+// killRun kills the agent's process group. Without /proc, tools that the
+// agent started in sessions of their own are not found.
+func killRun(cmd *exec.Cmd, marker string) error {
 	if cmd.Process == nil {
 		return nil
 	}

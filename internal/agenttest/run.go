@@ -51,7 +51,9 @@ type Run struct {
 	// config.toml (top-level keys, such as notify), or a JSON object whose
 	// keys are added to Claude's or Gemini's user settings.
 	Config string
-	// Args are extra command-line arguments, placed before the prompt.
+	// Args are extra command-line arguments. Claude and Gemini get them
+	// after their own flags (-p PROMPT comes first); Codex gets them after
+	// "exec" and its flags, before the prompt.
 	Args []string
 	// Env is extra environment, KEY=VALUE, applied last.
 	Env []string
@@ -100,13 +102,14 @@ func start(t testing.TB, run Run, l launch) *Result {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 
+	marker := newRunMarker()
 	cmd := exec.CommandContext(ctx, l.bin, l.args...)
 	cmd.Dir = run.Dir
-	cmd.Env = append(l.env, run.Env...)
+	cmd.Env = append(append(l.env, run.Env...), marker)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	ownProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	cmd.Cancel = func() error { return killRun(cmd, marker) }
 	// A hook or tool that outlives the agent may hold its output pipes open.
 	cmd.WaitDelay = 5 * time.Second
 
@@ -114,7 +117,7 @@ func start(t testing.TB, run Run, l launch) *Result {
 	err := cmd.Run()
 	elapsed := time.Since(began)
 	// Background tools, subagents and hooks die with the run.
-	killProcessGroup(cmd)
+	killRun(cmd, marker)
 	if ctx.Err() == context.DeadlineExceeded {
 		err = fmt.Errorf("agenttest: %s timed out after %s: %w", filepath.Base(l.bin), timeout, errors.Join(err, ctx.Err()))
 	}

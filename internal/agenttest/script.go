@@ -12,14 +12,17 @@ import (
 // in the conversation history the agent sent. That keeps the script in step
 // when an agent retries a request, sends side requests (titles, summaries,
 // quota checks), runs a subagent in parallel, or resumes a saved session.
-// Requests that offer the model no tools are side requests: they get
-// SideText and consume no step.
+// A resumed or forked session goes on from where its history ends. Requests
+// that offer the model no tools are side requests: they get SideText and
+// consume no step.
 type Script struct {
 	// Steps answer the main conversation.
 	Steps []Step
 	// Sub holds the steps of other conversations, such as a subagent's:
 	// a conversation whose first user message contains the key plays those
-	// steps instead of Steps. Keys are tried in sorted order.
+	// steps instead of Steps. Keys are tried in sorted order. The first
+	// user message also holds context the agent adds (git status, the
+	// directory listing), so use keys found nowhere else, like "SUBTASK-7".
 	Sub map[string][]Step
 	// Final is the text of the reply once a conversation has run out of
 	// steps; "Done." when empty.

@@ -18,13 +18,24 @@ type Request struct {
 	Query  string
 	Header http.Header
 	Body   []byte
-	// Kind says how the server answered: "step" (a scripted reply),
-	// "side" (a request without tools, answered with plain text) or
-	// "other" (an endpoint that is not the model call, answered harmlessly).
+	// Kind says how the server answered: KindStep, KindSide or KindOther.
 	Kind string
 	// Step is the index of the scripted step that answered, or -1.
 	Step int
 }
+
+// Kinds of request, as recorded in Request.Kind.
+const (
+	// KindStep is a model call answered with a scripted step.
+	KindStep = "step"
+	// KindSide is a model call that offered no tools (a title, a summary,
+	// a routing decision), answered with Script.SideText or, when it asks
+	// for JSON, an object that fits its schema. It consumes no step.
+	KindSide = "side"
+	// KindOther is any other endpoint (token counting, model listing),
+	// answered harmlessly.
+	KindOther = "other"
+)
 
 // Server is a fake model server on 127.0.0.1. Its methods are safe to call
 // while the agent is running.
@@ -83,7 +94,7 @@ func (s *Server) Requests() []Request {
 func (s *Server) Steps() []Request {
 	var out []Request
 	for _, r := range s.Requests() {
-		if r.Kind == "step" {
+		if r.Kind == KindStep {
 			out = append(out, r)
 		}
 	}
