@@ -164,7 +164,8 @@ func TestClaudeBackgroundSubagent(t *testing.T) {
 		},
 		Sub: map[string][]Step{"SUBTASK-7": {
 			// Long enough for the main turn to stop first.
-			Do(ClaudeBash("sleep 3 && echo sub > sub.txt")),
+			Do(ClaudeBash("sleep 3")),
+			Do(ClaudeWrite(s.path("sub.txt"), "sub\n")),
 			Say("Subagent finished."),
 		}},
 	})
@@ -174,18 +175,31 @@ func TestClaudeBackgroundSubagent(t *testing.T) {
 	if got, err := os.ReadFile(s.path("sub.txt")); string(got) != "sub\n" {
 		t.Errorf("sub.txt: got %q, %v", got, err)
 	}
+
+	// The subagent's tool events (they carry its agent_id) interleave
+	// with the main agent's at times that vary; each side is in order.
 	events := ReadHookLog(t, s.log)
-	checkEvents(t, events, []string{"SessionStart", "UserPromptSubmit",
-		"PreToolUse:Agent", "PostToolUse:Agent", "Stop",
-		"PreToolUse:Bash", "PostToolUse:Bash", "SubagentStop",
+	checkEvents(t, events, EventNames(events)) // one session throughout
+	var main, sub []HookEvent
+	for _, e := range events {
+		if id, _ := e["agent_id"].(string); id != "" && e.Tool() != "" {
+			sub = append(sub, e)
+		} else {
+			main = append(main, e)
+		}
+	}
+	checkEvents(t, main, []string{"SessionStart", "UserPromptSubmit",
+		"PreToolUse:Agent", "PostToolUse:Agent", "Stop", "SubagentStop",
 		// The subagent's result comes back to the main agent as a new prompt.
 		"UserPromptSubmit", "Stop", "SessionEnd"})
-	for _, e := range events {
-		if e.Tool() == "Bash" || e.Name() == "SubagentStop" {
-			if id, _ := e["agent_id"].(string); id == "" {
-				t.Errorf("%s from the subagent has no agent_id: %v", e.Name(), e)
-			}
-		}
+	checkEvents(t, sub, []string{"PreToolUse:Bash", "PostToolUse:Bash", "PreToolUse:Write", "PostToolUse:Write"})
+
+	names := EventNames(events)
+	stop := slices.Index(names, "Stop")
+	write := slices.Index(names, "PostToolUse:Write")
+	subStop := slices.Index(names, "SubagentStop")
+	if stop > write || write > subStop {
+		t.Errorf("want Stop, then the subagent's PostToolUse:Write, then SubagentStop; got %q", names)
 	}
 }
 
