@@ -1,0 +1,16 @@
+//go:build !unix
+
+package agenttest
+
+import "os/exec"
+
+// ownProcessGroup does nothing where there are no process groups.
+func ownProcessGroup(cmd *exec.Cmd) {}
+
+// killRun kills the agent itself where there are no process groups.
+func killRun(cmd *exec.Cmd, marker string) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return cmd.Process.Kill()
+}
