@@ -24,6 +24,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"gitstate": gitstate,
 		"tree":     tree,
 		"mkfile":   mkfile,
+		"json":     jsonCheck,
 	}
 }
 
