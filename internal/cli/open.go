@@ -45,6 +45,7 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 		return nil, err
 	}
 	r.Dir = repo.Top
+	r.Env = git.Anchor(r.Env, repo)
 	cfg, err := config.Load(ctx, r)
 	if err != nil {
 		return nil, err

@@ -41,7 +41,11 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 	}
 	o := s.out
 	if len(p.Files) == 0 && done == nil {
-		o.Printf("the working tree already matches %s: nothing to do\n", pr.target.ID)
+		if len(p.Left) == 0 {
+			o.Printf("the working tree already matches %s: nothing to do\n", pr.target.ID)
+		} else {
+			o.Printf("nothing to do: every path that differs from %s is left as it is\n", pr.target.ID)
+		}
 		s.printLeft(p)
 		return nil
 	}

@@ -115,10 +115,11 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 			deleted[fl.Path] = true
 		}
 	}
+	nested := nestedRepos{top: top, seen: map[string]bool{}}
 	for _, fl := range files {
 		fl.Change = changeOf(fl.OldMode, fl.Mode)
 		reason := leave[fl.Path]
-		if reason == "" && (fl.OldMode == "160000" || fl.Mode == "160000") {
+		if reason == "" && (fl.OldMode == "160000" || fl.Mode == "160000" || nested.inside(fl.Path)) {
 			reason = LeftGitlink
 		}
 		if reason == "" && fl.Mode != "000000" && inTheWay(top, fl, deleted) {
@@ -209,6 +210,33 @@ func inTheWay(top string, fl File, deleted map[string]bool) bool {
 	// Something is there that the current snapshot does not hold: an
 	// ignored file.
 	return fl.OldMode == "000000"
+}
+
+// nestedRepos finds the nested repositories on a path's way. A directory
+// captured while it was plain and made a repository later (`git init` in
+// it) stays in the private index, so its files can show up in a plan; a
+// rewind must still never write or delete inside another repository.
+type nestedRepos struct {
+	top  string
+	seen map[string]bool // directory to "holds a .git"
+}
+
+// inside reports whether a leading directory of rel holds a .git.
+func (n nestedRepos) inside(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for i := 1; i < len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		is, ok := n.seen[dir]
+		if !ok {
+			_, err := os.Lstat(filepath.Join(n.top, dir, ".git"))
+			is = err == nil
+			n.seen[dir] = is
+		}
+		if is {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyDeleted reports whether the directory dir holds nothing but files the
