@@ -120,6 +120,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		snap.Submodules = append(snap.Submodules, store.Submodule{Path: p, Commit: commit})
 	}
 	slices.SortFunc(snap.Submodules, func(a, b store.Submodule) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(snap.Skipped, func(a, b store.Skip) int { return strings.Compare(a.Path, b.Path) })
 	st.Tree = snap.Tree
 	if err := c.saveState(st); err != nil {
 		return nil, fault.Wrap(err, "failed.io", "cannot save the private index state")
@@ -256,6 +257,12 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot)
 		if err == nil && fi.Mode().IsRegular() {
 			if fi.Size() > c.Cfg.MaxFileBytes {
 				snap.Skipped = append(snap.Skipped, store.Skip{Path: path, Bytes: fi.Size(), Reason: store.SkipTooBig})
+				if e.kind != '?' {
+					// The private index holds an older, smaller version;
+					// left there, the checkpoint would claim content the
+					// file no longer has.
+					sel.removals = append(sel.removals, path)
+				}
 				continue
 			}
 			total += fi.Size()

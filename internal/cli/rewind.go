@@ -94,8 +94,9 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return err
 	}
 	if c.DryRun || len(pr.plan.Files) == 0 {
+		// Nothing to write, or nothing asked for: no safety checkpoint.
 		unlock()
-		return s.printPlan(ctx, pr, true, nil)
+		return s.printPlan(ctx, pr, c.DryRun, nil)
 	}
 	if !c.Yes && c.Plan == "" {
 		if !s.interactive() {

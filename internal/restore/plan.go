@@ -139,8 +139,47 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 		}
 		p.Files = append(p.Files, fl)
 	}
+	p.Left = append(p.Left, tooBigHere(skipped, p, opts.Paths)...)
+	slices.SortFunc(p.Left, func(a, b Left) int { return strings.Compare(a.Path, b.Path) })
 	p.ID = p.digest()
 	return p, nil
+}
+
+// tooBigHere lists, as left, the files of the tree now that were too big to
+// capture and that the diff did not name: they are not in the checkpoint,
+// so the rewind does not delete them, and the result is not the
+// checkpoint exactly, which the user should know.
+func tooBigHere(skipped []store.Skip, p *Plan, paths []string) []Left {
+	named := map[string]bool{}
+	for _, f := range p.Files {
+		named[f.Path] = true
+	}
+	for _, l := range p.Left {
+		named[l.Path] = true
+	}
+	var out []Left
+	for _, s := range skipped {
+		if s.Reason != store.SkipTooBig || named[s.Path] || !underAny(s.Path, paths) {
+			continue
+		}
+		named[s.Path] = true
+		out = append(out, Left{Path: s.Path, Reason: LeftTooBig})
+	}
+	return out
+}
+
+// underAny reports whether path is one of paths or below one; no paths
+// means the whole tree.
+func underAny(path string, paths []string) bool {
+	if len(paths) == 0 {
+		return true
+	}
+	for _, p := range paths {
+		if p == "" || path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func reasonFor(skip string) string {
