@@ -8,6 +8,8 @@ func TestQuote(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"plain.txt", "plain.txt"},
 		{"with space", "with space"},
+		{" leading space", `" leading space"`},
+		{"trailing space ", `"trailing space "`},
 		{"-leading-dash", "-leading-dash"},
 		{"ünïcødé/日本.txt", "ünïcødé/日本.txt"},
 		{"new\nline", `"new\nline"`},
