@@ -101,10 +101,19 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if !c.Yes && c.Plan == "" {
 		if !s.interactive() {
 			unlock()
-			s.printPlan(ctx, pr, true, nil)
+			// With --json the plan goes in the error's data: stdout
+			// holds one document, and it is the error.
+			var data any = map[string]string{"plan": pr.plan.ID}
+			if s.out.json {
+				if data, err = s.planDoc(ctx, pr, true, nil); err != nil {
+					return err
+				}
+			} else if err := s.printPlan(ctx, pr, true, nil); err != nil {
+				return err
+			}
 			return fault.New("invalid.confirmation_required", "not applying the plan without confirmation").
 				WithHint("review it, then run 'git rewind " + pr.target.ID + " --plan " + pr.plan.ID + "' (applies only this plan) or add --yes").
-				WithData(map[string]string{"plan": pr.plan.ID})
+				WithData(data)
 		}
 		// Never hold the lock while a person reads: agents' hooks would
 		// wait on it. The plan is computed again under the lock and must

@@ -21,24 +21,14 @@ type appliedInfo struct {
 // printPlan prints the plan before a rewind (dry) or what was done after
 // it, as text or as the JSON document of DESIGN section 3.
 func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *appliedInfo) error {
-	head, err := s.headNote(ctx, pr)
+	res, err := s.planDoc(ctx, pr, dry, done)
 	if err != nil {
 		return err
 	}
-	p := pr.plan
 	if s.out.json {
-		res := rewindResult{Checkpoint: pr.target.ID, DryRun: dry, Plan: p.ID, Files: p.Files, Left: p.Left, Head: head}
-		if res.Files == nil {
-			res.Files = []restore.File{}
-		}
-		if res.Left == nil {
-			res.Left = []restore.Left{}
-		}
-		if done != nil {
-			res.Safety, res.Exact = done.safety, &done.exact
-		}
 		return s.out.JSON(res)
 	}
+	p, head := pr.plan, res.Head
 	o := s.out
 	if len(p.Files) == 0 && done == nil {
 		if len(p.Left) == 0 {
@@ -88,6 +78,27 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 		o.Printf("a safety checkpoint is taken first; undo with: git rewind --undo\n")
 	}
 	return nil
+}
+
+// planDoc is the plan, or what was done, as the JSON document of DESIGN
+// section 3.
+func (s *session) planDoc(ctx context.Context, pr *prepared, dry bool, done *appliedInfo) (rewindResult, error) {
+	head, err := s.headNote(ctx, pr)
+	if err != nil {
+		return rewindResult{}, err
+	}
+	p := pr.plan
+	res := rewindResult{Checkpoint: pr.target.ID, DryRun: dry, Plan: p.ID, Files: p.Files, Left: p.Left, Head: head}
+	if res.Files == nil {
+		res.Files = []restore.File{}
+	}
+	if res.Left == nil {
+		res.Left = []restore.Left{}
+	}
+	if done != nil {
+		res.Safety, res.Exact = done.safety, &done.exact
+	}
+	return res, nil
 }
 
 func (s *session) printLeft(p *restore.Plan) {
