@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
@@ -47,6 +49,7 @@ type rewindResult struct {
 	Head       headNote       `json:"head"`
 	Safety     string         `json:"safety,omitempty"`
 	Exact      *bool          `json:"exact,omitempty"`
+	Unexpected []string       `json:"unexpected,omitempty"` // paths that made exact false
 	Resume     any            `json:"resume"`
 }
 
@@ -237,44 +240,51 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	if err != nil {
 		return err
 	}
-	exact, err := s.verify(ctx, pr, after.Tree)
+	unexpected, err := s.verify(ctx, pr, after.Tree)
 	if err != nil {
 		return err
 	}
+	exact := len(unexpected) == 0
 	end := *rw
 	end.Exact = &exact
 	if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end}); err != nil {
 		return err
 	}
-	return s.printPlan(ctx, pr, false, &appliedInfo{safety: safety.ID, exact: exact})
+	return s.printPlan(ctx, pr, false, &appliedInfo{safety: safety.ID, exact: exact, unexpected: unexpected})
 }
 
 // verify checks the tree after the rewind: every planned path now matches
-// the target, and nothing outside the plan changed.
-func (s *session) verify(ctx context.Context, pr *prepared, after string) (bool, error) {
-	planned := map[string]bool{}
+// the target, and nothing else changed but the paths the plan left (those
+// were not touched, but a rewound .gitignore can make them visible). It
+// returns the paths that break this, sorted; none means exact.
+func (s *session) verify(ctx context.Context, pr *prepared, after string) ([]string, error) {
+	planned, left := map[string]bool{}, map[string]bool{}
 	for _, f := range pr.plan.Files {
 		planned[f.Path] = true
 	}
+	for _, l := range pr.plan.Left {
+		left[l.Path] = true
+	}
+	odd := map[string]bool{}
 	vsTarget, err := s.changedPaths(ctx, pr.target.Tree, after)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	for _, p := range vsTarget {
 		if planned[p] {
-			return false, nil
+			odd[p] = true
 		}
 	}
 	vsBefore, err := s.changedPaths(ctx, pr.snap.Tree, after)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	for _, p := range vsBefore {
-		if !planned[p] {
-			return false, nil
+		if !planned[p] && !left[p] {
+			odd[p] = true
 		}
 	}
-	return true, nil
+	return slices.Sorted(maps.Keys(odd)), nil
 }
 
 // interactive reports whether a person can answer a prompt.

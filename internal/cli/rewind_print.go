@@ -14,8 +14,9 @@ import (
 )
 
 type appliedInfo struct {
-	safety string
-	exact  bool
+	safety     string
+	exact      bool
+	unexpected []string
 }
 
 // printPlan prints the plan before a rewind (dry) or what was done after
@@ -71,7 +72,15 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 	}
 	if done != nil {
 		if !done.exact {
-			o.Printf("%s the tree does not match the checkpoint exactly (something changed it during the rewind)\n", o.Paint("red", "warning:"))
+			o.Printf("%s the tree does not match the checkpoint exactly; these paths differ from the plan"+
+				" (changed during the rewind, or no longer ignored):\n", o.Paint("red", "warning:"))
+			for i, p := range done.unexpected {
+				if i == 10 {
+					o.Printf("  ... and %d more\n", len(done.unexpected)-i)
+					break
+				}
+				o.Printf("  %s\n", quote(p))
+			}
 		}
 		o.Printf("safety checkpoint %s; undo with: git rewind --undo\n", done.safety)
 	} else {
@@ -96,7 +105,7 @@ func (s *session) planDoc(ctx context.Context, pr *prepared, dry bool, done *app
 		res.Left = []restore.Left{}
 	}
 	if done != nil {
-		res.Safety, res.Exact = done.safety, &done.exact
+		res.Safety, res.Exact, res.Unexpected = done.safety, &done.exact, done.unexpected
 	}
 	return res, nil
 }

@@ -33,6 +33,9 @@ const (
 	LeftSkipWork     = "skip_worktree"
 	LeftGitlink      = "gitlink"
 	LeftIgnoredInWay = "ignored_in_the_way"
+	// LeftIgnored is a path the checkpoint's ignore rules ignore, which a
+	// rewind that also restores those rules therefore does not delete.
+	LeftIgnored = "ignored"
 )
 
 // File is one path the plan changes.
@@ -115,6 +118,18 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 			deleted[fl.Path] = true
 		}
 	}
+	ignored := map[string]bool{}
+	if touchesIgnoreRules(files) {
+		var gone []string
+		for _, fl := range files {
+			if fl.Mode == "000000" && fl.OldMode != "160000" {
+				gone = append(gone, fl.Path)
+			}
+		}
+		if ignored, err = ignoredByTarget(ctx, r, target.Tree, gone); err != nil {
+			return nil, err
+		}
+	}
 	nested := nestedRepos{top: top, seen: map[string]bool{}}
 	for _, fl := range files {
 		fl.Change = changeOf(fl.OldMode, fl.Mode)
@@ -124,6 +139,9 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 		}
 		if reason == "" && fl.Mode != "000000" && inTheWay(top, fl, deleted) {
 			reason = LeftIgnoredInWay
+		}
+		if reason == "" && ignored[fl.Path] {
+			reason = LeftIgnored
 		}
 		if reason != "" {
 			p.Left = append(p.Left, Left{Path: fl.Path, Reason: reason})
