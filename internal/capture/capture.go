@@ -82,9 +82,8 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		snap.Tree = st.Tree
 	default:
 		if len(sel.removals) > 0 {
-			// --force-remove: a plain --remove refuses a path "beyond a
-			// symbolic link", which is exactly what a tracked directory
-			// replaced by a symlink leaves behind.
+			// --force-remove: see selection.removals. Rare, so the
+			// usual capture stays one update-index.
 			if _, err := c.Git.Run(ctx, git.Cmd{
 				Args:  []string{"update-index", "-z", "--force-remove", "--stdin"},
 				Index: c.privateIndex(), Stdin: nulList(sel.removals),
@@ -208,9 +207,31 @@ func touchesIgnoreRules(entries []entry) bool {
 
 // selection is what a scan found to write into the private index.
 type selection struct {
-	updates  []string          // paths to add or refresh
-	removals []string          // paths gone from the working tree
+	updates  []string          // paths to add, refresh or remove (when gone)
+	removals []string          // paths to drop although update-index would refuse or keep them
 	gitlinks map[string]string // gitlinks added or moved (path to commit), or gone ("")
+}
+
+// beyondSymlink reports whether a leading directory of path is now a
+// symlink, as when a tracked directory was replaced by a link. Such a path
+// is gone, but update-index --remove refuses it ("beyond a symbolic
+// link"); only --force-remove drops it. seen caches what was found per
+// directory.
+func (c *Capturer) beyondSymlink(path string, seen map[string]bool) bool {
+	parts := strings.Split(path, "/")
+	for i := 1; i < len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		link, ok := seen[dir]
+		if !ok {
+			fi, err := os.Lstat(filepath.Join(c.Repo.Top, dir))
+			link = err == nil && fi.Mode()&os.ModeSymlink != 0
+			seen[dir] = link
+		}
+		if link {
+			return true
+		}
+	}
+	return false
 }
 
 // select_ turns status entries into the paths to update, applying the
@@ -221,6 +242,7 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot)
 		bytes int64
 	}
 	sel := &selection{gitlinks: map[string]string{}}
+	dirs := map[string]bool{} // leading directories found to be symlinks
 	var added []sized
 	var total int64
 	for _, e := range entries {
@@ -245,7 +267,11 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot)
 			continue
 		}
 		if e.kind == '1' && e.y == 'D' {
-			sel.removals = append(sel.removals, path)
+			if c.beyondSymlink(path, dirs) {
+				sel.removals = append(sel.removals, path)
+			} else {
+				sel.updates = append(sel.updates, path)
+			}
 			sel.gitlinks[path] = ""
 			snap.Changes.Deleted++
 			continue
