@@ -32,7 +32,7 @@ func touchesIgnoreRules(files []File) bool {
 // git reads .gitignore files only from a working tree, so the target's
 // are checked out into a scratch directory that check-ignore treats as
 // the working tree (--no-index: tracked paths are judged by the rules
-// too). Four git processes, paid only by plans that change a .gitignore.
+// too). Five git processes, paid only by plans that change a .gitignore.
 func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []string) (map[string]bool, error) {
 	ignored := map[string]bool{}
 	if len(paths) == 0 {
@@ -52,7 +52,18 @@ func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []st
 			info.WriteString(mode + " " + oid + "\t" + p + "\x00")
 		}
 	}
-	scratch, err := os.MkdirTemp("", "git-checkpoint-ignore-")
+	// The scratch directory lives in the tool's own state directory, on
+	// git's word of where that is (this path is rare enough to pay for
+	// the question).
+	out, err = r.Run(ctx, git.Cmd{Args: []string{"rev-parse", "--path-format=absolute", "--git-path", "checkpoints"}})
+	if err != nil {
+		return nil, err
+	}
+	state := strings.TrimSuffix(string(out), "\n")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		return nil, err
+	}
+	scratch, err := os.MkdirTemp(state, "ignore-")
 	if err != nil {
 		return nil, err
 	}
