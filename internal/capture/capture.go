@@ -74,21 +74,31 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		}
 	}
 	snap := &Snapshot{Skipped: st.skipped()}
-	updates, err := c.select_(ctx, entries, snap)
+	sel, err := c.select_(ctx, entries, snap)
 	if err != nil {
 		return nil, err
 	}
 	prevTree := st.Tree
 	switch {
-	case len(updates) == 0 && !seeded && st.Tree != "":
+	case len(sel.updates) == 0 && len(sel.removals) == 0 && !seeded && st.Tree != "":
 		// Nothing changed since the private index last produced a tree:
 		// skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
 	default:
-		if len(updates) > 0 {
+		if len(sel.removals) > 0 {
+			// --force-remove: see selection.removals. Rare, so the
+			// usual capture stays one update-index.
+			if _, err := c.Git.Run(ctx, git.Cmd{
+				Args:  []string{"update-index", "-z", "--force-remove", "--stdin"},
+				Index: c.privateIndex(), Stdin: nulList(sel.removals),
+			}); err != nil {
+				return nil, err
+			}
+		}
+		if len(sel.updates) > 0 {
 			if _, err := c.Git.Run(ctx, git.Cmd{
 				Args:  []string{"update-index", "-z", "--add", "--remove", "--replace", "--stdin"},
-				Index: c.privateIndex(), Stdin: nulList(updates),
+				Index: c.privateIndex(), Stdin: nulList(sel.updates),
 			}); err != nil {
 				return nil, err
 			}
@@ -99,10 +109,21 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	}
 	last := j.Latest()
 	snap.Known = last != nil && !seeded && prevTree == last.Tree
+	for p, commit := range sel.gitlinks {
+		if st.Gitlinks == nil {
+			st.Gitlinks = map[string]string{}
+		}
+		if commit == "" {
+			delete(st.Gitlinks, p)
+		} else {
+			st.Gitlinks[p] = commit
+		}
+	}
 	for p, commit := range st.Gitlinks {
 		snap.Submodules = append(snap.Submodules, store.Submodule{Path: p, Commit: commit})
 	}
 	slices.SortFunc(snap.Submodules, func(a, b store.Submodule) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(snap.Skipped, func(a, b store.Skip) int { return strings.Compare(a.Path, b.Path) })
 	st.Tree = snap.Tree
 	if err := c.saveState(st); err != nil {
 		return nil, fault.Wrap(err, "failed.io", "cannot save the private index state")
@@ -188,14 +209,44 @@ func touchesIgnoreRules(entries []entry) bool {
 	return false
 }
 
+// selection is what a scan found to write into the private index.
+type selection struct {
+	updates  []string          // paths to add, refresh or remove (when gone)
+	removals []string          // paths to drop although update-index would refuse or keep them
+	gitlinks map[string]string // gitlinks added or moved (path to commit), or gone ("")
+}
+
+// beyondSymlink reports whether a leading directory of path is now a
+// symlink, as when a tracked directory was replaced by a link. Such a path
+// is gone, but update-index --remove refuses it ("beyond a symbolic
+// link"); only --force-remove drops it. seen caches what was found per
+// directory.
+func (c *Capturer) beyondSymlink(path string, seen map[string]bool) bool {
+	parts := strings.Split(path, "/")
+	for i := 1; i < len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		link, ok := seen[dir]
+		if !ok {
+			fi, err := os.Lstat(filepath.Join(c.Repo.Top, dir))
+			link = err == nil && fi.Mode()&os.ModeSymlink != 0
+			seen[dir] = link
+		}
+		if link {
+			return true
+		}
+	}
+	return false
+}
+
 // select_ turns status entries into the paths to update, applying the
 // size limits and the nested-repository rule, and counting changes.
-func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot) ([]string, error) {
+func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot) (*selection, error) {
 	type sized struct {
 		path  string
 		bytes int64
 	}
-	var updates []string
+	sel := &selection{gitlinks: map[string]string{}}
+	dirs := map[string]bool{} // leading directories found to be symlinks
 	var added []sized
 	var total int64
 	for _, e := range entries {
@@ -209,31 +260,48 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot)
 		if e.kind == '?' && strings.HasSuffix(path, "/") {
 			// git lists a nested repository as one directory.
 			path = strings.TrimSuffix(path, "/")
-			if !c.hasCommit(ctx, path) {
+			commit := c.headOf(ctx, path)
+			if commit == "" {
 				snap.Skipped = append(snap.Skipped, store.Skip{Path: path, Reason: store.SkipNestedRepo})
 				continue
 			}
-			snap.Submodules = append(snap.Submodules, store.Submodule{Path: path})
-			updates = append(updates, path)
+			sel.gitlinks[path] = commit
+			sel.updates = append(sel.updates, path)
 			snap.Changes.Added++
 			continue
+		}
+		if e.kind == '1' && e.y == 'D' {
+			if c.beyondSymlink(path, dirs) {
+				sel.removals = append(sel.removals, path)
+			} else {
+				sel.updates = append(sel.updates, path)
+			}
+			sel.gitlinks[path] = ""
+			snap.Changes.Deleted++
+			continue
+		}
+		if e.kind == '1' && strings.HasPrefix(e.sub, "S") {
+			sel.gitlinks[path] = c.headOf(ctx, path)
 		}
 		fi, err := os.Lstat(filepath.Join(c.Repo.Top, path))
 		if err == nil && fi.Mode().IsRegular() {
 			if fi.Size() > c.Cfg.MaxFileBytes {
 				snap.Skipped = append(snap.Skipped, store.Skip{Path: path, Bytes: fi.Size(), Reason: store.SkipTooBig})
+				if e.kind != '?' {
+					// The private index holds an older, smaller version;
+					// left there, the checkpoint would claim content the
+					// file no longer has.
+					sel.removals = append(sel.removals, path)
+				}
 				continue
 			}
 			total += fi.Size()
 			added = append(added, sized{path, fi.Size()})
 		}
-		updates = append(updates, path)
-		switch {
-		case e.kind == '?':
+		sel.updates = append(sel.updates, path)
+		if e.kind == '?' {
 			snap.Changes.Added++
-		case e.y == 'D':
-			snap.Changes.Deleted++
-		default:
+		} else {
 			snap.Changes.Modified++
 		}
 	}
@@ -252,15 +320,21 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot)
 				"if that is a build or dependency directory, add it to .gitignore; or raise the limit with 'git config checkpoint.maxTotalBytes 2g'").
 			WithData(map[string]any{"bytes": total, "largest": data})
 	}
-	return updates, nil
+	return sel, nil
 }
 
-// hasCommit reports whether the nested repository at path has a HEAD commit;
-// only then can it be recorded as a gitlink.
-func (c *Capturer) hasCommit(ctx context.Context, path string) bool {
-	_, err := c.Git.Run(ctx, git.Cmd{Args: []string{"rev-parse", "-q", "--verify", "HEAD^{commit}"},
-		Dir: filepath.Join(c.Repo.Top, path), Env: []string{"GIT_DIR=" + filepath.Join(c.Repo.Top, path, ".git")}})
-	return err == nil
+// headOf returns the commit HEAD names in the nested repository at path,
+// or "" when it has none yet; only a repository with a commit can be
+// recorded as a gitlink. git is pointed at the nested repository alone, so
+// that a GIT_DIR the caller set for the outer one cannot answer instead.
+func (c *Capturer) headOf(ctx context.Context, path string) string {
+	dir := filepath.Join(c.Repo.Top, path)
+	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"rev-parse", "-q", "--verify", "HEAD^{commit}"},
+		Dir: dir, Nested: true, Env: []string{"GIT_DIR=" + filepath.Join(dir, ".git")}})
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // HumanBytes prints a size the way people read it.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,6 +73,10 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 	}()
 	kctx, err := parser.Parse(args)
 	if err != nil {
+		// A program that asked for --json gets its error as JSON even
+		// when another argument is what failed to parse.
+		before, _ := splitDashDash(args)
+		globals.JSON = globals.JSON || slices.Contains(before, "--json")
 		e := fault.New("invalid.usage", "%s", err.Error()).
 			WithHint("see '" + name + " --help'")
 		return report(prog, globals, sys, e)

@@ -45,6 +45,7 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 		return nil, err
 	}
 	r.Dir = repo.Top
+	r.Env = git.Anchor(r.Env, repo)
 	cfg, err := config.Load(ctx, r)
 	if err != nil {
 		return nil, err
@@ -99,19 +100,46 @@ func (s *session) journal(ctx context.Context) (*store.Journal, map[int]string, 
 }
 
 // rel turns a path the user typed, relative to where they stand, into a
-// path from the top of the tree; a path outside the tree is an error.
+// path from the top of the tree; a path outside the tree is an error. A
+// relative path is joined to the prefix git found for the current
+// directory, not to the directory's name: reached through a symlink, that
+// name is not below the top git reports, which is always the real path.
 func (s *session) rel(p string) (string, error) {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.cwd, p)
+	var rel string
+	if filepath.IsAbs(p) {
+		var err error
+		// The last component is the path itself, even when it is a
+		// symlink: only the directories on its way are resolved.
+		clean := filepath.Clean(p)
+		real := filepath.Join(realPath(filepath.Dir(clean)), filepath.Base(clean))
+		if rel, err = filepath.Rel(s.repo.Top, real); err != nil {
+			rel = ".."
+		}
+	} else {
+		rel = filepath.Join(filepath.FromSlash(s.repo.Prefix), p)
 	}
-	rel, err := filepath.Rel(s.repo.Top, filepath.Clean(p))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+	if rel == ".." || strings.HasPrefix(rel, "../") {
 		return "", fault.New("invalid.path", "%s is outside the working tree %s", quote(p), s.repo.Top)
 	}
 	if rel == "." {
 		return "", nil
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+// realPath resolves the symlinks in p, or in its longest leading part that
+// exists (p may name a path the rewind is to create).
+func realPath(p string) string {
+	var rest []string
+	for dir := p; ; dir = filepath.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(append([]string{real}, rest...)...)
+		}
+		if filepath.Dir(dir) == dir {
+			return p
+		}
+		rest = append([]string{filepath.Base(dir)}, rest...)
+	}
 }
 
 // pathspec is rel as a literal git pathspec from the top of the tree.

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -83,11 +86,21 @@ func changes(c store.Changes) string {
 	return fmt.Sprintf("~%d +%d -%d", c.Modified, c.Added, c.Deleted)
 }
 
-// quote prints a path so that a newline, tab or other control character in
-// it cannot forge output lines.
+// quote prints a path so that nothing in it can forge output lines or
+// steer the terminal: a name with a newline, tab, other control character
+// (C0 or C1), a bidirectional override, bytes that are not UTF-8, a quote
+// or a backslash is printed as a Go string literal, whose escapes are
+// unambiguous; so is one that starts or ends with a space, which would
+// melt into the padding of a column. Plain names, unicode letters and
+// inner spaces included, print as they are.
 func quote(p string) string {
-	if strings.IndexFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' }) < 0 {
-		return p
+	if strings.HasPrefix(p, " ") || strings.HasSuffix(p, " ") {
+		return strconv.Quote(p)
 	}
-	return fmt.Sprintf("%q", p)
+	for _, r := range p {
+		if r == '"' || r == '\\' || r == utf8.RuneError || !unicode.IsPrint(r) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
 }

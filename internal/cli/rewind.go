@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
@@ -47,6 +49,7 @@ type rewindResult struct {
 	Head       headNote       `json:"head"`
 	Safety     string         `json:"safety,omitempty"`
 	Exact      *bool          `json:"exact,omitempty"`
+	Unexpected []string       `json:"unexpected,omitempty"` // paths that made exact false
 	Resume     any            `json:"resume"`
 }
 
@@ -94,16 +97,26 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return err
 	}
 	if c.DryRun || len(pr.plan.Files) == 0 {
+		// Nothing to write, or nothing asked for: no safety checkpoint.
 		unlock()
-		return s.printPlan(ctx, pr, true, nil)
+		return s.printPlan(ctx, pr, c.DryRun, nil)
 	}
 	if !c.Yes && c.Plan == "" {
 		if !s.interactive() {
 			unlock()
-			s.printPlan(ctx, pr, true, nil)
+			// With --json the plan goes in the error's data: stdout
+			// holds one document, and it is the error.
+			var data any = map[string]string{"plan": pr.plan.ID}
+			if s.out.json {
+				if data, err = s.planDoc(ctx, pr, true, nil); err != nil {
+					return err
+				}
+			} else if err := s.printPlan(ctx, pr, true, nil); err != nil {
+				return err
+			}
 			return fault.New("invalid.confirmation_required", "not applying the plan without confirmation").
 				WithHint("review it, then run 'git rewind " + pr.target.ID + " --plan " + pr.plan.ID + "' (applies only this plan) or add --yes").
-				WithData(map[string]string{"plan": pr.plan.ID})
+				WithData(data)
 		}
 		// Never hold the lock while a person reads: agents' hooks would
 		// wait on it. The plan is computed again under the lock and must
@@ -227,44 +240,51 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	if err != nil {
 		return err
 	}
-	exact, err := s.verify(ctx, pr, after.Tree)
+	unexpected, err := s.verify(ctx, pr, after.Tree)
 	if err != nil {
 		return err
 	}
+	exact := len(unexpected) == 0
 	end := *rw
 	end.Exact = &exact
 	if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end}); err != nil {
 		return err
 	}
-	return s.printPlan(ctx, pr, false, &appliedInfo{safety: safety.ID, exact: exact})
+	return s.printPlan(ctx, pr, false, &appliedInfo{safety: safety.ID, exact: exact, unexpected: unexpected})
 }
 
 // verify checks the tree after the rewind: every planned path now matches
-// the target, and nothing outside the plan changed.
-func (s *session) verify(ctx context.Context, pr *prepared, after string) (bool, error) {
-	planned := map[string]bool{}
+// the target, and nothing else changed but the paths the plan left (those
+// were not touched, but a rewound .gitignore can make them visible). It
+// returns the paths that break this, sorted; none means exact.
+func (s *session) verify(ctx context.Context, pr *prepared, after string) ([]string, error) {
+	planned, left := map[string]bool{}, map[string]bool{}
 	for _, f := range pr.plan.Files {
 		planned[f.Path] = true
 	}
+	for _, l := range pr.plan.Left {
+		left[l.Path] = true
+	}
+	odd := map[string]bool{}
 	vsTarget, err := s.changedPaths(ctx, pr.target.Tree, after)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	for _, p := range vsTarget {
 		if planned[p] {
-			return false, nil
+			odd[p] = true
 		}
 	}
 	vsBefore, err := s.changedPaths(ctx, pr.snap.Tree, after)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	for _, p := range vsBefore {
-		if !planned[p] {
-			return false, nil
+		if !planned[p] && !left[p] {
+			odd[p] = true
 		}
 	}
-	return true, nil
+	return slices.Sorted(maps.Keys(odd)), nil
 }
 
 // interactive reports whether a person can answer a prompt.

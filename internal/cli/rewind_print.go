@@ -14,34 +14,29 @@ import (
 )
 
 type appliedInfo struct {
-	safety string
-	exact  bool
+	safety     string
+	exact      bool
+	unexpected []string
 }
 
 // printPlan prints the plan before a rewind (dry) or what was done after
 // it, as text or as the JSON document of DESIGN section 3.
 func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *appliedInfo) error {
-	head, err := s.headNote(ctx, pr)
+	res, err := s.planDoc(ctx, pr, dry, done)
 	if err != nil {
 		return err
 	}
-	p := pr.plan
 	if s.out.json {
-		res := rewindResult{Checkpoint: pr.target.ID, DryRun: dry, Plan: p.ID, Files: p.Files, Left: p.Left, Head: head}
-		if res.Files == nil {
-			res.Files = []restore.File{}
-		}
-		if res.Left == nil {
-			res.Left = []restore.Left{}
-		}
-		if done != nil {
-			res.Safety, res.Exact = done.safety, &done.exact
-		}
 		return s.out.JSON(res)
 	}
+	p, head := pr.plan, res.Head
 	o := s.out
 	if len(p.Files) == 0 && done == nil {
-		o.Printf("the working tree already matches %s: nothing to do\n", pr.target.ID)
+		if len(p.Left) == 0 {
+			o.Printf("the working tree already matches %s: nothing to do\n", pr.target.ID)
+		} else {
+			o.Printf("nothing to do: every path that differs from %s is left as it is\n", pr.target.ID)
+		}
 		s.printLeft(p)
 		return nil
 	}
@@ -77,13 +72,42 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 	}
 	if done != nil {
 		if !done.exact {
-			o.Printf("%s the tree does not match the checkpoint exactly (something changed it during the rewind)\n", o.Paint("red", "warning:"))
+			o.Printf("%s the tree does not match the checkpoint exactly; these paths differ from the plan"+
+				" (changed during the rewind, or no longer ignored):\n", o.Paint("red", "warning:"))
+			for i, p := range done.unexpected {
+				if i == 10 {
+					o.Printf("  ... and %d more\n", len(done.unexpected)-i)
+					break
+				}
+				o.Printf("  %s\n", quote(p))
+			}
 		}
 		o.Printf("safety checkpoint %s; undo with: git rewind --undo\n", done.safety)
 	} else {
 		o.Printf("a safety checkpoint is taken first; undo with: git rewind --undo\n")
 	}
 	return nil
+}
+
+// planDoc is the plan, or what was done, as the JSON document of DESIGN
+// section 3.
+func (s *session) planDoc(ctx context.Context, pr *prepared, dry bool, done *appliedInfo) (rewindResult, error) {
+	head, err := s.headNote(ctx, pr)
+	if err != nil {
+		return rewindResult{}, err
+	}
+	p := pr.plan
+	res := rewindResult{Checkpoint: pr.target.ID, DryRun: dry, Plan: p.ID, Files: p.Files, Left: p.Left, Head: head}
+	if res.Files == nil {
+		res.Files = []restore.File{}
+	}
+	if res.Left == nil {
+		res.Left = []restore.Left{}
+	}
+	if done != nil {
+		res.Safety, res.Exact, res.Unexpected = done.safety, &done.exact, done.unexpected
+	}
+	return res, nil
 }
 
 func (s *session) printLeft(p *restore.Plan) {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -74,7 +75,9 @@ func (c *Config) set(key, val string) error {
 	case "maxtotalbytes":
 		c.MaxTotalBytes, err = ParseBytes(val)
 	case "keep":
-		c.Keep, err = strconv.Atoi(val)
+		if c.Keep, err = strconv.Atoi(val); err == nil && c.Keep < 0 {
+			err = fmt.Errorf("want a count of 0 or more")
+		}
 	case "keepfor":
 		c.KeepFor, err = ParseDuration(val)
 	case "keepsafety":
@@ -107,7 +110,7 @@ func ParseBytes(s string) (int64, error) {
 		s = s[:len(s)-1]
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 {
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
 		return 0, fmt.Errorf("want a size such as 50m")
 	}
 	return n * mult, nil

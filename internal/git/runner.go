@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -70,6 +71,48 @@ type Cmd struct {
 	Stdout, Stderr io.Writer
 	// User keeps the user's configuration: no pinned -c options.
 	User bool
+	// Nested runs git in another repository (Dir): the variables that
+	// point git at this one are dropped, as git drops them itself before
+	// it enters a submodule. Without this, a GIT_DIR or
+	// GIT_OBJECT_DIRECTORY set by the caller would make git look at the
+	// outer repository instead.
+	Nested bool
+}
+
+// localVars are the variables that tie git to one repository, as
+// `git rev-parse --local-env-vars` lists them.
+var localVars = []string{"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT", "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE",
+	"GIT_GRAFT_FILE", "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
+	"GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR"}
+
+// without returns env minus the variables named in names.
+func without(env []string, names []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// Anchor returns env with GIT_DIR and GIT_WORK_TREE, when the caller set
+// either, made absolute from what Discover found. A relative GIT_DIR is
+// relative to where the command started, but every later call runs at
+// the top of the tree, where it would name another directory or none.
+func Anchor(env []string, repo *Repo) []string {
+	set := false
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		set = set || name == "GIT_DIR" || name == "GIT_WORK_TREE"
+	}
+	if !set {
+		return env
+	}
+	return append(without(env, []string{"GIT_DIR", "GIT_WORK_TREE"}),
+		"GIT_DIR="+repo.GitDir, "GIT_WORK_TREE="+repo.Top)
 }
 
 // CleanEnv returns env without the variables that would redirect or trace
@@ -111,6 +154,9 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 		cmd.Dir = c.Dir
 	}
 	cmd.Env = append([]string(nil), r.Env...)
+	if c.Nested {
+		cmd.Env = without(cmd.Env, localVars)
+	}
 	if c.Index != "" {
 		cmd.Env = append(cmd.Env, "GIT_INDEX_FILE="+c.Index)
 	}

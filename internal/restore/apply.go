@@ -34,15 +34,17 @@ type Applier struct {
 // current tree (failed.rewind_undone) or, if that fails too,
 // failed.rewind_partial is returned.
 func (a *Applier) Apply(ctx context.Context, p *Plan, safetyID string) error {
-	err := a.write(ctx, p.Files, "")
+	done, err := a.write(ctx, p.Files, "")
 	if err == nil {
 		return nil
 	}
+	// Put back only what was changed: a path the rewind never reached
+	// holds what it held, or what someone wrote there since.
 	var back []File
-	for _, f := range p.Files {
+	for _, f := range done {
 		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID})
 	}
-	if rerr := a.write(ctx, back, "undo-"); rerr != nil {
+	if _, rerr := a.write(ctx, back, "undo-"); rerr != nil {
 		return fault.Wrap(err, "failed.rewind_partial", "the rewind failed part way and the tree could not be put back").
 			WithHint("every file the rewind touched is in the safety checkpoint " + safetyID + ": run 'git rewind " + safetyID + " --force'").
 			WithData(map[string]string{"safety": safetyID, "undo_error": rerr.Error()})
@@ -52,17 +54,21 @@ func (a *Applier) Apply(ctx context.Context, p *Plan, safetyID string) error {
 }
 
 // write stages every file to create or modify, deletes what must go, then
-// renames the staged files into place.
-func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) error {
+// renames the staged files into place. It returns the files it deleted or
+// put into place, also when it fails part way.
+func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (done []File, err error) {
 	fail := func(step string) error {
 		if a.Failpoint == nil {
 			return nil
 		}
 		return a.Failpoint(stepPrefix + step)
 	}
+	if len(files) == 0 {
+		return nil, nil
+	}
 	stage, err := os.MkdirTemp(a.Staging, "rewind-")
 	if err != nil {
-		return fault.Wrap(err, "failed.io", "cannot create a staging directory")
+		return nil, fault.Wrap(err, "failed.io", "cannot create a staging directory")
 	}
 	defer os.RemoveAll(stage)
 	var writes, deletes []File
@@ -74,14 +80,14 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) er
 		}
 	}
 	if err := a.stage(ctx, stage, writes); err != nil {
-		return err
+		return nil, err
 	}
 	if err := fail("staged"); err != nil {
-		return err
+		return nil, err
 	}
 	root, err := openRoot(a.Top)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer unix.Close(root)
 
@@ -90,11 +96,12 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) er
 	emptied := map[string]bool{}
 	for i, f := range deletes {
 		if err := fail("delete-" + strconv.Itoa(i)); err != nil {
-			return err
+			return done, err
 		}
 		if err := removeFile(root, f.Path); err != nil {
-			return fmt.Errorf("cannot delete %s: %w", f.Path, err)
+			return done, fmt.Errorf("cannot delete %s: %w", f.Path, err)
 		}
+		done = append(done, f)
 		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
 			emptied[d] = true
 		}
@@ -108,18 +115,19 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) er
 		removeEmptyDir(root, d)
 	}
 	if err := fail("deleted"); err != nil {
-		return err
+		return done, err
 	}
 	slices.SortFunc(writes, func(x, y File) int { return strings.Compare(x.Path, y.Path) })
 	for i, f := range writes {
 		if err := fail("rename-" + strconv.Itoa(i)); err != nil {
-			return err
+			return done, err
 		}
 		if err := renameInto(root, filepath.Join(stage, "files", f.Path), f.Path); err != nil {
-			return fmt.Errorf("cannot write %s: %w", f.Path, err)
+			return done, fmt.Errorf("cannot write %s: %w", f.Path, err)
 		}
+		done = append(done, f)
 	}
-	return fail("renamed")
+	return done, fail("renamed")
 }
 
 // stage writes the target content of files under stage/files through a

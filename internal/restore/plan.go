@@ -33,6 +33,9 @@ const (
 	LeftSkipWork     = "skip_worktree"
 	LeftGitlink      = "gitlink"
 	LeftIgnoredInWay = "ignored_in_the_way"
+	// LeftIgnored is a path the checkpoint's ignore rules ignore, which a
+	// rewind that also restores those rules therefore does not delete.
+	LeftIgnored = "ignored"
 )
 
 // File is one path the plan changes.
@@ -115,14 +118,30 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 			deleted[fl.Path] = true
 		}
 	}
+	ignored := map[string]bool{}
+	if touchesIgnoreRules(files) {
+		var gone []string
+		for _, fl := range files {
+			if fl.Mode == "000000" && fl.OldMode != "160000" {
+				gone = append(gone, fl.Path)
+			}
+		}
+		if ignored, err = ignoredByTarget(ctx, r, target.Tree, gone); err != nil {
+			return nil, err
+		}
+	}
+	nested := nestedRepos{top: top, seen: map[string]bool{}}
 	for _, fl := range files {
 		fl.Change = changeOf(fl.OldMode, fl.Mode)
 		reason := leave[fl.Path]
-		if reason == "" && (fl.OldMode == "160000" || fl.Mode == "160000") {
+		if reason == "" && (fl.OldMode == "160000" || fl.Mode == "160000" || nested.inside(fl.Path)) {
 			reason = LeftGitlink
 		}
 		if reason == "" && fl.Mode != "000000" && inTheWay(top, fl, deleted) {
 			reason = LeftIgnoredInWay
+		}
+		if reason == "" && ignored[fl.Path] {
+			reason = LeftIgnored
 		}
 		if reason != "" {
 			p.Left = append(p.Left, Left{Path: fl.Path, Reason: reason})
@@ -138,8 +157,47 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 		}
 		p.Files = append(p.Files, fl)
 	}
+	p.Left = append(p.Left, tooBigHere(skipped, p, opts.Paths)...)
+	slices.SortFunc(p.Left, func(a, b Left) int { return strings.Compare(a.Path, b.Path) })
 	p.ID = p.digest()
 	return p, nil
+}
+
+// tooBigHere lists, as left, the files of the tree now that were too big to
+// capture and that the diff did not name: they are not in the checkpoint,
+// so the rewind does not delete them, and the result is not the
+// checkpoint exactly, which the user should know.
+func tooBigHere(skipped []store.Skip, p *Plan, paths []string) []Left {
+	named := map[string]bool{}
+	for _, f := range p.Files {
+		named[f.Path] = true
+	}
+	for _, l := range p.Left {
+		named[l.Path] = true
+	}
+	var out []Left
+	for _, s := range skipped {
+		if s.Reason != store.SkipTooBig || named[s.Path] || !underAny(s.Path, paths) {
+			continue
+		}
+		named[s.Path] = true
+		out = append(out, Left{Path: s.Path, Reason: LeftTooBig})
+	}
+	return out
+}
+
+// underAny reports whether path is one of paths or below one; no paths
+// means the whole tree.
+func underAny(path string, paths []string) bool {
+	if len(paths) == 0 {
+		return true
+	}
+	for _, p := range paths {
+		if p == "" || path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func reasonFor(skip string) string {
@@ -209,6 +267,33 @@ func inTheWay(top string, fl File, deleted map[string]bool) bool {
 	// Something is there that the current snapshot does not hold: an
 	// ignored file.
 	return fl.OldMode == "000000"
+}
+
+// nestedRepos finds the nested repositories on a path's way. A directory
+// captured while it was plain and made a repository later (`git init` in
+// it) stays in the private index, so its files can show up in a plan; a
+// rewind must still never write or delete inside another repository.
+type nestedRepos struct {
+	top  string
+	seen map[string]bool // directory to "holds a .git"
+}
+
+// inside reports whether a leading directory of rel holds a .git.
+func (n nestedRepos) inside(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for i := 1; i < len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		is, ok := n.seen[dir]
+		if !ok {
+			_, err := os.Lstat(filepath.Join(n.top, dir, ".git"))
+			is = err == nil
+			n.seen[dir] = is
+		}
+		if is {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyDeleted reports whether the directory dir holds nothing but files the

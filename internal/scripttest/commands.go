@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,8 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"gitstate": gitstate,
 		"tree":     tree,
 		"mkfile":   mkfile,
+		"json":     jsonCheck,
+		"grab":     grab,
 	}
 }
 
@@ -281,4 +284,20 @@ func load(ts *testscript.TestScript, name string) map[string]string {
 		ts.Fatalf("nothing saved as %s", name)
 	}
 	return maps.Clone(m)
+}
+
+// grab NAME REGEXP sets the variable NAME to the first submatch of REGEXP
+// (multi-line mode) in the last command's stdout, so that a later command
+// can use a value an earlier one printed: a plan id, a commit.
+func grab(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: grab NAME REGEXP")
+	}
+	re, err := regexp.Compile("(?m)" + args[1])
+	ts.Check(err)
+	m := re.FindStringSubmatch(ts.ReadFile("stdout"))
+	if len(m) < 2 {
+		ts.Fatalf("grab %s: no submatch of %s in stdout", args[0], args[1])
+	}
+	ts.Setenv(args[0], m[1])
 }

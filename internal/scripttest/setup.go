@@ -14,7 +14,9 @@ import (
 // clock. testscript starts from an almost empty environment, which git
 // would otherwise fill from the machine's own configuration.
 func Setup(env *testscript.Env) error {
-	home := filepath.Join(env.WorkDir, "home")
+	// HOME sits beside $WORK, not in it: a repository made at $WORK
+	// would otherwise capture the test's own .gitconfig.
+	home := env.WorkDir + ".home"
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}

@@ -1,0 +1,104 @@
+package capture
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// oddNames are names that break line- or space-based parsing.
+var oddNames = []string{"with space", "-dash", "new\nline", "trailing\n", "tab\tin", `q"uote`,
+	`back\slash`, "ünï cødé", " leading space", "a b c d e f g h i j"}
+
+// TestParseStatusSynthetic covers every kind of record, with paths that
+// hold spaces, newlines and tabs.
+func TestParseStatusSynthetic(t *testing.T) {
+	var out strings.Builder
+	h := strings.Repeat("a", 40)
+	for _, name := range oddNames {
+		out.WriteString("1 .M N... 100644 100644 100644 " + h + " " + h + " " + name + "\x00")
+	}
+	out.WriteString("2 R. N... 100644 100644 100644 " + h + " " + h + " R100 new name\x00old name\x00")
+	out.WriteString("u UU N... 100644 100644 100644 100644 " + h + " " + h + " " + h + " con flict\x00")
+	out.WriteString("1 .D SC.. 160000 160000 000000 " + h + " " + h + " sub mod\x00")
+	out.WriteString("? untracked\nname\x00")
+	out.WriteString("? nested repo/\x00")
+	got := parseStatus([]byte(out.String()))
+	var want []entry
+	for _, name := range oddNames {
+		want = append(want, entry{kind: '1', y: 'M', sub: "N...", path: name})
+	}
+	want = append(want,
+		entry{kind: '1', y: '.', sub: "N...", path: "new name"},
+		entry{kind: 'u', y: 'M', sub: "N...", path: "con flict"},
+		entry{kind: '1', y: 'D', sub: "SC..", path: "sub mod"},
+		entry{kind: '?', y: 'A', path: "untracked\nname"},
+		entry{kind: '?', y: 'A', path: "nested repo/"},
+	)
+	if !slices.Equal(got, want) {
+		t.Errorf("parseStatus:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestParseStatusGit parses what git itself prints for odd names, tracked
+// (modified, deleted) and untracked.
+func TestParseStatusGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) []byte {
+		cmd := exec.Command("git", append([]string{"-c", "core.quotePath=true"}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return out
+	}
+	git("init", "-q")
+	for i, name := range oddNames {
+		write(t, filepath.Join(dir, "tracked", name), "x")
+		write(t, filepath.Join(dir, "untracked", name), "x")
+		if i%2 == 0 {
+			write(t, filepath.Join(dir, "deleted", name), "x")
+		}
+	}
+	git("add", "tracked", "deleted")
+	for _, name := range oddNames {
+		write(t, filepath.Join(dir, "tracked", name), "changed")
+	}
+	os.RemoveAll(filepath.Join(dir, "deleted"))
+	got := map[string]byte{}
+	for _, e := range parseStatus(git("status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames")) {
+		got[e.path] = e.y
+	}
+	for i, name := range oddNames {
+		if got["tracked/"+name] != 'M' {
+			t.Errorf("tracked/%q: status %q, want M", name, got["tracked/"+name])
+		}
+		if got["untracked/"+name] != 'A' {
+			t.Errorf("untracked/%q: status %q, want A (untracked)", name, got["untracked/"+name])
+		}
+		if i%2 == 0 && got["deleted/"+name] != 'D' {
+			t.Errorf("deleted/%q: status %q, want D", name, got["deleted/"+name])
+		}
+	}
+	if n := len(oddNames)*2 + (len(oddNames)+1)/2; len(got) != n {
+		t.Errorf("%d entries, want %d: %q", len(got), n, got)
+	}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,37 @@
+package git
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestAnchor checks that a caller's GIT_DIR and GIT_WORK_TREE are replaced
+// by the absolute paths Discover found, and that nothing is added when the
+// caller set neither (git then finds the repository from the directory).
+func TestAnchor(t *testing.T) {
+	repo := &Repo{GitDir: "/r/.git", Top: "/r"}
+	got := Anchor([]string{"HOME=/h", "GIT_DIR=../.git", "PATH=/bin"}, repo)
+	want := []string{"HOME=/h", "PATH=/bin", "GIT_DIR=/r/.git", "GIT_WORK_TREE=/r"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Anchor = %q, want %q", got, want)
+	}
+	got = Anchor([]string{"GIT_WORK_TREE=..", "GIT_DIR=x"}, repo)
+	if !slices.Equal(got, []string{"GIT_DIR=/r/.git", "GIT_WORK_TREE=/r"}) {
+		t.Errorf("Anchor = %q", got)
+	}
+	plain := []string{"HOME=/h", "GIT_DIRX=1"}
+	if got := Anchor(plain, repo); !slices.Equal(got, plain) {
+		t.Errorf("Anchor without GIT_DIR = %q, want it unchanged", got)
+	}
+}
+
+// TestWithoutLocalVars checks that a nested call loses every variable that
+// ties git to the outer repository and keeps the rest.
+func TestWithoutLocalVars(t *testing.T) {
+	env := []string{"GIT_DIR=/r/.git", "GIT_OBJECT_DIRECTORY=/r/.git/objects", "GIT_COMMON_DIR=/r/.git",
+		"GIT_CONFIG_PARAMETERS='x.y'='1'", "GIT_AUTHOR_NAME=a", "HOME=/h"}
+	got := without(env, localVars)
+	if want := []string{"GIT_AUTHOR_NAME=a", "HOME=/h"}; !slices.Equal(got, want) {
+		t.Errorf("without = %q, want %q", got, want)
+	}
+}

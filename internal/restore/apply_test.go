@@ -1,0 +1,195 @@
+package restore
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// fixture is a repository with two trees: cur (what the tree holds) and
+// target (what a rewind restores).
+type fixture struct {
+	top, outside string
+	r            *git.Runner
+	cur, target  string
+}
+
+func newFixture(t *testing.T, cur, target map[string]string) *fixture {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	base := t.TempDir()
+	f := &fixture{top: filepath.Join(base, "repo"), outside: filepath.Join(base, "outside")}
+	f.r = &git.Runner{Dir: f.top, Env: append(git.CleanEnv(os.Environ()), "GIT_CONFIG_NOSYSTEM=1", "HOME="+base)}
+	ctx := context.Background()
+	if _, err := f.r.Run(ctx, git.Cmd{Args: []string{"init", "-q", f.top}, Dir: base}); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(base, "index")
+	tree := func(files map[string]string) string {
+		os.Remove(index)
+		for p, content := range files {
+			out, err := f.r.Run(ctx, git.Cmd{Args: []string{"hash-object", "-w", "--stdin"}, Stdin: []byte(content)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			info := "100644 " + strings.TrimSpace(string(out)) + "\t" + p + "\x00"
+			if _, err := f.r.Run(ctx, git.Cmd{Args: []string{"update-index", "-z", "--add", "--index-info"},
+				Index: index, Stdin: []byte(info)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, err := f.r.Run(ctx, git.Cmd{Args: []string{"write-tree"}, Index: index})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	f.cur, f.target = tree(cur), tree(target)
+	for p, content := range cur {
+		writeFile(t, filepath.Join(f.top, p), content)
+	}
+	return f
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *fixture) plan(t *testing.T) *Plan {
+	t.Helper()
+	p, err := Compute(context.Background(), f.r, f.top, f.cur, "", nil,
+		&store.Record{ID: "k1", Commit: "0000", Tree: f.target}, Options{Outside: "refuse"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (f *fixture) apply(t *testing.T, p *Plan) error {
+	t.Helper()
+	staging := filepath.Join(f.top, ".git", "checkpoints", "staging")
+	if err := os.MkdirAll(staging, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a := &Applier{Git: f.r, Top: f.top, Staging: staging}
+	return a.Apply(context.Background(), p, "k9")
+}
+
+// swapForSymlink replaces the directory dir by a symlink to the outside
+// directory, holding files of the same names, after the plan was made.
+func (f *fixture) swapForSymlink(t *testing.T, dir string, outside map[string]string) {
+	t.Helper()
+	for p, content := range outside {
+		writeFile(t, filepath.Join(f.outside, p), content)
+	}
+	if err := os.RemoveAll(filepath.Join(f.top, dir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(f.outside, filepath.Join(f.top, dir)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readDir(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(b)
+	}
+	return out
+}
+
+// TestApplyNeverWritesThroughSwappedSymlink: a directory replaced by a
+// symlink after the plan was made stops the rewind; nothing is written or
+// deleted in the directory the link points to, and the failure says so.
+func TestApplyNeverWritesThroughSwappedSymlink(t *testing.T) {
+	f := newFixture(t,
+		map[string]string{"d/f": "old", "d/x": "delete me", "top": "old"},
+		map[string]string{"d/f": "new", "d/g": "created", "top": "new"})
+	p := f.plan(t)
+	if got := strings.Join(p.Paths(), " "); got != "d/f d/g d/x top" {
+		t.Fatalf("plan paths = %q", got)
+	}
+	outside := map[string]string{"f": "outside f", "x": "outside x"}
+	f.swapForSymlink(t, "d", outside)
+
+	err := f.apply(t, p)
+	if err == nil {
+		t.Fatal("the rewind wrote through a symlink without failing")
+	}
+	// The first step that meets the link fails, before anything changed:
+	// there is nothing to put back, so the tree is as it was.
+	if code := fault.As(err).Code; code != "failed.rewind_undone" {
+		t.Errorf("error code %s (%v), want failed.rewind_undone", code, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.top, "top")); string(b) != "old" {
+		t.Errorf("top = %q, want it untouched", b)
+	}
+	if got := readDir(t, f.outside); len(got) != 2 || got["f"] != outside["f"] || got["x"] != outside["x"] {
+		t.Errorf("the outside directory changed: %q", got)
+	}
+	if fi, err := os.Lstat(filepath.Join(f.top, "d")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("d is no longer the symlink: %v %v", fi, err)
+	}
+}
+
+// TestApplyPutsBackWhatItChanged: a failure part way puts back the paths
+// already changed (here a deletion), and only those.
+func TestApplyPutsBackWhatItChanged(t *testing.T) {
+	f := newFixture(t,
+		map[string]string{"a/y": "deleted first", "d/f": "old"},
+		map[string]string{"d/f": "new", "d/g": "created"})
+	p := f.plan(t)
+	f.swapForSymlink(t, "d", map[string]string{"f": "outside f"})
+	err := f.apply(t, p)
+	if code := fault.As(err).Code; code != "failed.rewind_undone" {
+		t.Fatalf("error code %s (%v), want failed.rewind_undone", code, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(f.top, "a", "y")); err != nil || string(b) != "deleted first" {
+		t.Errorf("a/y was not put back: %q, %v", b, err)
+	}
+	if got := readDir(t, f.outside); len(got) != 1 || got["f"] != "outside f" {
+		t.Errorf("the outside directory changed: %q", got)
+	}
+}
+
+// TestApplyDirectoryBecomesFile: a directory of files that the plan deletes
+// becomes the file that replaces it, and directories left empty go.
+func TestApplyDirectoryBecomesFile(t *testing.T) {
+	f := newFixture(t,
+		map[string]string{"y/a": "a", "y/deep/b": "b", "z/only": "z"},
+		map[string]string{"y": "now a file"})
+	p := f.plan(t)
+	if err := f.apply(t, p); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(f.top, "y")); err != nil || string(b) != "now a file" {
+		t.Errorf("y = %q, %v", b, err)
+	}
+	if _, err := os.Lstat(filepath.Join(f.top, "z")); !os.IsNotExist(err) {
+		t.Errorf("z, left empty, still exists: %v", err)
+	}
+}

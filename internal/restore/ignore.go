@@ -1,0 +1,105 @@
+package restore
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
+
+// touchesIgnoreRules reports whether the plan changes a .gitignore file.
+func touchesIgnoreRules(files []File) bool {
+	for _, f := range files {
+		if path.Base(f.Path) == ".gitignore" {
+			return true
+		}
+	}
+	return false
+}
+
+// ignoredByTarget returns those of paths that the target tree's ignore
+// rules ignore: its .gitignore files, with the repository's info/exclude
+// and core.excludesFile. Such a path is in the tree now only because the
+// rules changed since the checkpoint (an agent edited .gitignore); the
+// checkpoint does not hold it because it was ignored then, and a rewind
+// must not delete it, or an undo would delete every file a rewound
+// .gitignore had stopped hiding.
+//
+// git reads .gitignore files only from a working tree, so the target's
+// are checked out into a scratch directory that check-ignore treats as
+// the working tree (--no-index: tracked paths are judged by the rules
+// too). Five git processes, paid only by plans that change a .gitignore.
+func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []string) (map[string]bool, error) {
+	ignored := map[string]bool{}
+	if len(paths) == 0 {
+		return ignored, nil
+	}
+	out, err := r.Run(ctx, git.Cmd{Args: []string{"ls-tree", "-r", "-z", "--full-tree", tree}})
+	if err != nil {
+		return nil, err
+	}
+	var info strings.Builder
+	for _, entry := range strings.Split(string(out), "\x00") {
+		meta, p, ok := strings.Cut(entry, "\t")
+		// git follows no symlinked .gitignore; only regular files count.
+		if ok && path.Base(p) == ".gitignore" && (strings.HasPrefix(meta, "100644 ") || strings.HasPrefix(meta, "100755 ")) {
+			mode, rest, _ := strings.Cut(meta, " ")
+			_, oid, _ := strings.Cut(rest, " ")
+			info.WriteString(mode + " " + oid + "\t" + p + "\x00")
+		}
+	}
+	// The scratch directory lives in the tool's own state directory, on
+	// git's word of where that is (this path is rare enough to pay for
+	// the question).
+	out, err = r.Run(ctx, git.Cmd{Args: []string{"rev-parse", "--path-format=absolute", "--git-path", "checkpoints"}})
+	if err != nil {
+		return nil, err
+	}
+	state := strings.TrimSuffix(string(out), "\n")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		return nil, err
+	}
+	scratch, err := os.MkdirTemp(state, "ignore-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(scratch)
+	wt := filepath.Join(scratch, "wt")
+	if err := os.Mkdir(wt, 0o700); err != nil {
+		return nil, err
+	}
+	if info.Len() > 0 {
+		index := filepath.Join(scratch, "index")
+		if _, err := r.Run(ctx, git.Cmd{Args: []string{"update-index", "-z", "--index-info"},
+			Index: index, Stdin: []byte(info.String())}); err != nil {
+			return nil, err
+		}
+		if _, err := r.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-a", "-f", "--prefix=" + wt + "/"},
+			Index: index}); err != nil {
+			return nil, err
+		}
+	}
+	var in strings.Builder
+	for _, p := range paths {
+		in.WriteString(p + "\x00")
+	}
+	out, err = r.Run(ctx, git.Cmd{Args: []string{"check-ignore", "--no-index", "-z", "--stdin"},
+		Env: []string{"GIT_WORK_TREE=" + wt}, Stdin: []byte(in.String())})
+	var ge *git.Error
+	if errors.As(err, &ge) && ge.Stderr == "" {
+		return ignored, nil // exit status 1: nothing is ignored
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			ignored[p] = true
+		}
+	}
+	return ignored, nil
+}
