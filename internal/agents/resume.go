@@ -24,11 +24,15 @@ type Resume struct {
 //   - Gemini CLI resumes a session only by appending to it, which would
 //     change the original: nothing is offered.
 func ResumeAt(j *store.Journal, target *store.Record) *Resume {
+	// The last record naming the target: a checkpoint is reused while
+	// the files stay the same (across a Stop and the next prompt, say),
+	// and the conversation is resumed at the latest point that matches
+	// them.
 	var recs []*store.Record
 	at := -1
 	for _, ev := range j.Events {
 		if c := ev.Checkpoint; c != nil {
-			if at < 0 && c.ID == target.ID {
+			if c.ID == target.ID {
 				at = len(recs)
 			}
 			recs = append(recs, c)
