@@ -78,6 +78,7 @@ type payload struct {
 // Parse reads one hook event of agent: data is the standard input (cut at
 // MaxInput when truncated is set), args the arguments after the agent's
 // name. Codex's notify program gets its JSON as the last argument instead.
+// With an error, the event may still be returned, holding what was read.
 func Parse(agent string, args []string, data []byte, truncated bool) (*Event, error) {
 	switch agent {
 	case Aider:
@@ -105,7 +106,7 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 		err = geminiEvent(ev, p)
 	}
 	if err != nil {
-		return nil, err
+		return ev, err // what was read, for the log
 	}
 	if ev.Reason == "" {
 		ev.Names = nil
