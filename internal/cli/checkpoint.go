@@ -9,13 +9,15 @@ HEAD or branches. Restore one with git rewind.`
 // checkpointCLI is the grammar of git-checkpoint.
 type checkpointCLI struct {
 	Globals
-	Create createCmd `cmd:"" default:"withargs" help:"Take a checkpoint now (the default command)."`
-	List   listCmd   `cmd:"" help:"List checkpoints, newest first."`
-	Show   showCmd   `cmd:"" help:"Show one checkpoint's record."`
-	Diff   diffCmd   `cmd:"" help:"Show what changed between a checkpoint and the working tree or another checkpoint."`
-	Status statusCmd `cmd:"" help:"Show the store, counts and any interrupted rewind."`
-	Run    runCmd    `cmd:"" help:"Checkpoint, run a program, checkpoint again; exit with its status."`
-	Hook   hookCmd   `cmd:"" help:"Entry point for agent hooks: read one event and checkpoint."`
+	Create    createCmd    `cmd:"" default:"withargs" help:"Take a checkpoint now (the default command)."`
+	List      listCmd      `cmd:"" help:"List checkpoints, newest first."`
+	Show      showCmd      `cmd:"" help:"Show one checkpoint's record."`
+	Diff      diffCmd      `cmd:"" help:"Show what changed between a checkpoint and the working tree or another checkpoint."`
+	Status    statusCmd    `cmd:"" help:"Show the store, counts and any interrupted rewind."`
+	Run       runCmd       `cmd:"" help:"Checkpoint, run a program, checkpoint again; exit with its status."`
+	Hook      hookCmd      `cmd:"" help:"Entry point for agent hooks: read one event and checkpoint."`
+	Install   installCmd   `cmd:"" help:"Add git-checkpoint's hooks to an agent's configuration."`
+	Uninstall uninstallCmd `cmd:"" help:"Remove git-checkpoint's hooks from an agent's configuration."`
 }
 
 // Checkpoint runs git-checkpoint with args and returns its exit status.
