@@ -20,7 +20,7 @@ func TestParseMapsEvents(t *testing.T) {
 		names           []string
 		lastLine, unkwn bool
 	}{
-		{agent: Claude, input: `{"hook_event_name":"SessionStart","session_id":"s"}`, note: "SessionStart"},
+		{agent: Claude, input: `{"hook_event_name":"SessionStart","session_id":"s"}`},
 		{agent: Claude, input: `{"hook_event_name":"UserPromptSubmit"}`, reason: "turn_start", note: "UserPromptSubmit"},
 		{agent: Claude, input: `{"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/r/a.go"}}`,
 			reason: "tool", names: []string{"/r/a.go"}},

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -73,7 +74,7 @@ type settings struct {
 func settingsOf(agent string) settings {
 	switch agent {
 	case Claude:
-		return settings{Claude, []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure",
+		return settings{Claude, []string{"UserPromptSubmit", "PostToolUse", "PostToolUseFailure",
 			"Stop", "SubagentStop"}, HookTimeout}
 	case Codex:
 		return settings{Codex, []string{"UserPromptSubmit", "PostToolUse", "Stop"}, HookTimeout}
@@ -164,6 +165,20 @@ func installSettings(path string, s settings) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
+	// Entries an older version put on events this one does not use go.
+	if hooks := d.Get("hooks"); hooks != nil {
+		var stale []string
+		for _, m := range hooks.Members {
+			if !slices.Contains(s.events, m.Key) {
+				stale = append(stale, m.Key)
+			}
+		}
+		for _, event := range stale {
+			if err := removeOurs(d, event, s.agent, true); err != nil {
+				return File{}, err
+			}
+		}
+	}
 	for _, event := range s.events {
 		found := false
 		if arr := d.Get("hooks", event); arr != nil && arr.Kind == jsontext.Array {
@@ -224,29 +239,11 @@ func uninstallSettings(path string, s settings) (File, error) {
 	}
 	emptied := false // an event lost its last entry to this uninstall
 	for _, event := range events {
-		changed := false
-		for removed := true; removed; {
-			removed = false
-			arr := d.Get("hooks", event)
-			if arr == nil || arr.Kind != jsontext.Array {
-				break
-			}
-			for _, g := range arr.Elems {
-				if target := ourPart(g, s.agent); target != nil {
-					if err := d.Remove(target); err != nil {
-						return File{}, err
-					}
-					removed, changed = true, true
-					break
-				}
-			}
+		before := d.Get("hooks", event) != nil
+		if err := removeOurs(d, event, s.agent, false); err != nil {
+			return File{}, err
 		}
-		if arr := d.Get("hooks", event); changed && arr != nil && len(arr.Elems) == 0 {
-			if err := d.Remove(arr); err != nil {
-				return File{}, err
-			}
-			emptied = true
-		}
+		emptied = emptied || (before && d.Get("hooks", event) == nil)
 	}
 	if h := d.Get("hooks"); emptied && h != nil && len(h.Members) == 0 {
 		if err := d.Remove(h); err != nil {
@@ -296,6 +293,37 @@ func ourGroup(g *jsontext.Value, agent string) bool {
 		}
 	}
 	return true
+}
+
+// removeOurs removes git-checkpoint's entries from one event (only whole
+// entries of its own with onlyGroups, its hooks inside the user's entries
+// too without), and the event itself when that emptied it.
+func removeOurs(d *jsontext.Doc, event, agent string, onlyGroups bool) error {
+	changed := false
+	for removed := true; removed; {
+		removed = false
+		arr := d.Get("hooks", event)
+		if arr == nil || arr.Kind != jsontext.Array {
+			return nil
+		}
+		for _, g := range arr.Elems {
+			target := ourPart(g, agent)
+			if onlyGroups && target != g {
+				target = nil
+			}
+			if target != nil {
+				if err := d.Remove(target); err != nil {
+					return err
+				}
+				removed, changed = true, true
+				break
+			}
+		}
+	}
+	if arr := d.Get("hooks", event); changed && arr != nil && len(arr.Elems) == 0 {
+		return d.Remove(arr)
+	}
+	return nil
 }
 
 // ourPart returns what of entry g uninstall removes: the whole entry when

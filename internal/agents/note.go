@@ -39,7 +39,7 @@ func TakeNote(stateDir string) (string, bool) {
 
 // Context is what a hook prints to add text to the model's context: the
 // hookSpecificOutput form, which Claude Code and Codex read on
-// UserPromptSubmit and SessionStart and Gemini CLI on BeforeAgent.
+// UserPromptSubmit and Gemini CLI on BeforeAgent.
 func Context(event, text string) []byte {
 	doc := map[string]any{"hookSpecificOutput": map[string]string{
 		"hookEventName": event, "additionalContext": text}}
