@@ -50,6 +50,11 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if readErr != nil {
 		parseErr = readErr
 	}
+	if parseErr == nil && ev.Reason == "" && ev.NoteEvent == "" {
+		// A known event with nothing to do (a read-only tool, PreToolUse):
+		// no git process at all.
+		return nil
+	}
 	hg := *g
 	hg.Chdir, hg.JSON, hg.Quiet = hookTree(sys, h.Agent, ev, g.Chdir), false, true
 	s, err := open(ctx, sys, &hg)
