@@ -50,19 +50,19 @@ func (c *installCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if c.Print {
 		return printSnippets(sys, g, c.Agent)
 	}
-	env, out, cwd := agentEnv(ctx, sys, g)
+	env, out, cwd, shared := agentEnv(ctx, sys, g)
 	res, err := agents.Install(c.Agent, c.Scope, env)
 	if err != nil {
 		return err
 	}
-	if env.HooksDir != "" && c.Agent == agents.Aider && sharedHooks(ctx, sys, g, env.HooksDir) {
+	if c.Agent == agents.Aider && shared {
 		res.Notes = append(res.Notes, "core.hooksPath makes "+env.HooksDir+" the hooks directory: every repository using it runs this hook")
 	}
 	return printInstall(out, env, cwd, installDoc{c.Agent, c.Scope, res.Files, res.Notes})
 }
 
 func (c *uninstallCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
-	env, out, cwd := agentEnv(ctx, sys, g)
+	env, out, cwd, _ := agentEnv(ctx, sys, g)
 	res, err := agents.Uninstall(c.Agent, c.Scope, env)
 	if err != nil {
 		return err
@@ -70,34 +70,27 @@ func (c *uninstallCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	return printInstall(out, env, cwd, installDoc{c.Agent, c.Scope, res.Files, res.Notes})
 }
 
-// agentEnv finds where agents' configuration lives. Outside a repository
-// only --scope user works, so not finding one is not an error here.
-func agentEnv(ctx context.Context, sys *IO, g *Globals) (agents.Env, *printer, string) {
-	env := agents.Env{Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
-	cwd, _ := filepath.Abs(g.Chdir)
+// agentEnv finds where agents' configuration lives, and whether git's
+// hooks directory lies outside the repository's git directory (where
+// core.hooksPath can share it with other repositories). Outside a
+// repository only --scope user works, so not finding one is no error here.
+func agentEnv(ctx context.Context, sys *IO, g *Globals) (env agents.Env, out *printer, cwd string, shared bool) {
+	env = agents.Env{Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
+	cwd, _ = filepath.Abs(g.Chdir)
 	s, err := open(ctx, sys, g)
 	if err != nil {
-		return env, newPrinter(sys, g), cwd
+		return env, newPrinter(sys, g), cwd, false
 	}
 	env.Top = s.repo.Top
 	// Without the pinned core.hooksPath=/dev/null: the user's own setting
 	// says where git looks for hooks.
-	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"rev-parse", "--path-format=absolute", "--git-path", "hooks"}, User: true})
+	hooks, err := s.git.Run(ctx, git.Cmd{Args: []string{"rev-parse", "--path-format=absolute", "--git-path", "hooks"}, User: true})
 	if err == nil {
-		env.HooksDir = strings.TrimSpace(string(out))
+		env.HooksDir = strings.TrimSpace(string(hooks))
+		rel, err := filepath.Rel(s.repo.CommonDir, env.HooksDir)
+		shared = err != nil || strings.HasPrefix(rel, "..")
 	}
-	return env, s.out, s.cwd
-}
-
-// sharedHooks reports whether the hooks directory lies outside the
-// repository's git directory, where core.hooksPath can share it.
-func sharedHooks(ctx context.Context, sys *IO, g *Globals, dir string) bool {
-	s, err := open(ctx, sys, g)
-	if err != nil {
-		return false
-	}
-	rel, err := filepath.Rel(s.repo.CommonDir, dir)
-	return err != nil || strings.HasPrefix(rel, "..")
+	return env, s.out, s.cwd, shared
 }
 
 func printInstall(out *printer, env agents.Env, cwd string, doc installDoc) error {
