@@ -109,13 +109,24 @@ func printInstall(out *printer, env agents.Env, cwd string, doc installDoc) erro
 	return nil
 }
 
-// displayPath shows p relative to where the command runs, or to ~.
+// displayPath shows p relative to where the command runs, or as ~/...: a
+// user's file reads best from ~ unless the command runs inside the home
+// directory, where files of the repository read best from there.
 func displayPath(p, cwd, home string) string {
+	fromHome, errHome := filepath.Rel(home, p)
+	underHome := home != "" && errHome == nil && !strings.HasPrefix(fromHome, "..")
+	inHome := false
+	if rel, err := filepath.Rel(home, cwd); home != "" && err == nil && !strings.HasPrefix(rel, "..") {
+		inHome = true
+	}
+	if underHome && !inHome {
+		return "~/" + filepath.ToSlash(fromHome)
+	}
 	if rel, err := filepath.Rel(cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
 		return rel
 	}
-	if rel, err := filepath.Rel(home, p); home != "" && err == nil && !strings.HasPrefix(rel, "..") {
-		return "~/" + rel
+	if underHome {
+		return "~/" + filepath.ToSlash(fromHome)
 	}
 	return p
 }
