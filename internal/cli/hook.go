@@ -34,9 +34,9 @@ directory.`
 // Run never returns an error: a hook must not disturb the agent that runs
 // it (DESIGN invariant 6). Whatever goes wrong is written to hook.log.
 func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
-	started := time.Now()
+	started, base := time.Now(), ctx
 	// Until the configuration is read, the default limit applies.
-	ctx, cancel := context.WithTimeout(ctx, config.Default().HookTimeout)
+	ctx, cancel := context.WithTimeout(base, config.Default().HookTimeout)
 	defer cancel()
 	var data []byte
 	var truncated bool
@@ -75,8 +75,8 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		logf("ignored: %v", parseErr)
 		return nil
 	}
-	ctx, cancel = context.WithDeadline(ctx, started.Add(s.cfg.HookTimeout))
-	defer cancel()
+	ctx, cancelAll := context.WithDeadline(base, started.Add(s.cfg.HookTimeout))
+	defer cancelAll()
 	if ev.NoteEvent != "" {
 		if text, ok := agents.TakeNote(s.store.Dir); ok {
 			sys.Stdout.Write(agents.Context(ev.NoteEvent, text))
