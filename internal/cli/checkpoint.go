@@ -1,6 +1,6 @@
 package cli
 
-import "slices"
+import "strings"
 
 const checkpointHelp = `Snapshot the whole working tree (untracked files included, ignored files
 excluded) as a commit under refs/checkpoints/, without touching the index,
@@ -9,21 +9,40 @@ HEAD or branches. Restore one with git rewind.`
 // checkpointCLI is the grammar of git-checkpoint.
 type checkpointCLI struct {
 	Globals
-	Create createCmd `cmd:"" default:"withargs" help:"Take a checkpoint now (the default command)."`
-	List   listCmd   `cmd:"" help:"List checkpoints, newest first."`
-	Show   showCmd   `cmd:"" help:"Show one checkpoint's record."`
-	Diff   diffCmd   `cmd:"" help:"Show what changed between a checkpoint and the working tree or another checkpoint."`
-	Status statusCmd `cmd:"" help:"Show the store, counts and any interrupted rewind."`
+	Create    createCmd    `cmd:"" default:"withargs" help:"Take a checkpoint now (the default command)."`
+	List      listCmd      `cmd:"" help:"List checkpoints, newest first."`
+	Show      showCmd      `cmd:"" help:"Show one checkpoint's record."`
+	Diff      diffCmd      `cmd:"" help:"Show what changed between a checkpoint and the working tree or another checkpoint."`
+	Status    statusCmd    `cmd:"" help:"Show the store, counts and any interrupted rewind."`
+	Run       runCmd       `cmd:"" help:"Checkpoint, run a program, checkpoint again; exit with its status."`
+	Hook      hookCmd      `cmd:"" help:"Entry point for agent hooks: read one event and checkpoint."`
+	Install   installCmd   `cmd:"" help:"Add git-checkpoint's hooks to an agent's configuration."`
+	Uninstall uninstallCmd `cmd:"" help:"Remove git-checkpoint's hooks from an agent's configuration."`
 }
 
 // Checkpoint runs git-checkpoint with args and returns its exit status.
 func Checkpoint(args []string, sys *IO) int {
 	var c checkpointCLI
-	if before, rest := splitDashDash(args); rest != nil && slices.Contains(before, "diff") {
+	if before, rest := splitDashDash(args); rest != nil && subcommand(before) == "diff" {
 		// Paths after "--" are never flags or ids, even one named "k3".
 		args, c.Diff.Paths = before, rest
 	}
 	return run("git checkpoint", &c, &c.Globals, args, sys, checkpointHelp)
+}
+
+// subcommand is the first argument that is neither an option nor the value
+// of one: the command kong will run. `run git diff -- x` is run's, not
+// diff's.
+func subcommand(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-C" || a == "--chdir" || a == "--color":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return a
+		}
+	}
+	return ""
 }
 
 // splitDashDash cuts args at the first "--"; after is nil without one.

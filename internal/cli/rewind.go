@@ -12,6 +12,7 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
 const rewindHelp = `Restore the working tree (or only PATHs) to a checkpoint, exactly: contents,
@@ -66,6 +67,8 @@ type prepared struct {
 	snap   *capture.Snapshot
 	target *store.Record
 	plan   *restore.Plan
+	// classify says whose change each path is (DESIGN section 6.3).
+	classify restore.Classifier
 }
 
 func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -95,6 +98,30 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		unlock()
 		return err
+	}
+	if outside := outsidePaths(pr.plan); opts.Outside == "refuse" && len(outside) > 0 {
+		if c.DryRun || c.Yes || c.Plan != "" || !s.interactive() {
+			unlock()
+			if !s.out.json {
+				s.printPlan(ctx, pr, true, nil)
+			}
+			return outsideEdits(pr.target.ID, outside)
+		}
+		// On a terminal the person decides, having seen the plan; the
+		// plan of their choice is computed now and must be the one
+		// applied under the lock again.
+		choice, err := c.chooseOutside(ctx, s, pr, opts, unlock)
+		if err != nil {
+			return err
+		}
+		opts.Outside, c.Plan = choice.Options.Outside, choice.ID
+		if unlock, err = s.lock(ctx); err != nil {
+			return err
+		}
+		if pr, err = c.prepare(ctx, s, opts); err != nil {
+			unlock()
+			return err
+		}
 	}
 	if c.DryRun || len(pr.plan.Files) == 0 {
 		// Nothing to write, or nothing asked for: no safety checkpoint.
@@ -185,25 +212,65 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 				WithHint("list them with 'git checkpoint list'")
 		}
 	}
-	pr.plan, err = restore.Compute(ctx, s.git, s.repo.Top, pr.snap.Tree, s.repo.Head, pr.snap.Skipped, pr.target, opts, nil)
+	if pr.classify, err = turns.Classify(ctx, s.git, j, pr.target, pr.snap.Tree); err != nil {
+		return nil, err
+	}
+	pr.plan, err = pr.compute(ctx, s, opts)
 	return pr, err
 }
 
-// defaultTarget is the newest checkpoint whose tree differs from tree,
-// passing over the ones rewinds take themselves (pre_rewind, rewind) and
-// partial ones: `git rewind` twice goes further back, it does not redo
-// (that is --undo).
+// compute makes the plan of pr with opts.
+func (pr *prepared) compute(ctx context.Context, s *session, opts restore.Options) (*restore.Plan, error) {
+	return restore.Compute(ctx, s.git, s.repo.Top, pr.snap.Tree, s.repo.Head, pr.snap.Skipped, pr.target, opts, pr.classify)
+}
+
+// defaultTarget is the start of the latest turn whose tree differs from
+// tree; without turns, the newest checkpoint that differs, passing over the
+// ones rewinds take themselves (pre_rewind, rewind) and partial ones.
+// Either way `git rewind` twice goes further back: right after a rewind,
+// only checkpoints older than its target count. It never redoes (that is
+// --undo).
 func defaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Record {
+	before := rewoundTo(j)
+	usable := func(c *store.Record) bool {
+		return c.Tree != tree && refs[c.N] == c.Commit && !c.Partial && c.N < before
+	}
+	for _, c := range turns.LatestStarts(j) {
+		if usable(c) {
+			return c
+		}
+	}
 	cps := j.Checkpoints()
 	for i := len(cps) - 1; i >= 0; i-- {
 		c := cps[i]
-		if c.Tree == tree || refs[c.N] != c.Commit || c.Partial ||
-			c.Reason == store.ReasonPreRewind || c.Reason == store.ReasonRewind {
-			continue
+		if usable(c) && c.Reason != store.ReasonPreRewind && c.Reason != store.ReasonRewind {
+			return c
 		}
-		return c
 	}
 	return nil
+}
+
+// rewoundTo returns the number of the checkpoint the last rewind went to,
+// when nothing new was recorded since (no new checkpoint, no turn start),
+// and otherwise a number above every checkpoint's. After --undo, or a
+// rewind that failed, the tree is where it was: no limit either.
+func rewoundTo(j *store.Journal) int {
+	for i := len(j.Events) - 1; i >= 0; i-- {
+		ev := j.Events[i]
+		if c := ev.Checkpoint; c != nil && (!c.Reused || turns.IsStart(c)) {
+			break
+		}
+		if ev.Type == store.EventRewindEnded && ev.Rewind != nil {
+			if ev.Rewind.Undo || ev.Rewind.Error != "" {
+				break
+			}
+			if r := j.ByID(ev.Rewind.Target); r != nil {
+				return r.N
+			}
+			break
+		}
+	}
+	return j.MaxN() + 1
 }
 
 // apply takes the safety checkpoint, writes the plan and verifies the
@@ -250,6 +317,7 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end}); err != nil {
 		return err
 	}
+	s.leaveNote(pr)
 	return s.printPlan(ctx, pr, false, &appliedInfo{safety: safety.ID, exact: exact, unexpected: unexpected})
 }
 

@@ -70,6 +70,9 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 			o.Printf("note: HEAD moved since %s; the restored files will show as uncommitted changes against it\n", pr.target.ID)
 		}
 	}
+	if r := pr.resume(); r != nil {
+		o.Printf("the conversation at %s continues, as a copy, with: %s\n", pr.target.ID, r.Command)
+	}
 	if done != nil {
 		if !done.exact {
 			o.Printf("%s the tree does not match the checkpoint exactly; these paths differ from the plan"+
@@ -97,7 +100,8 @@ func (s *session) planDoc(ctx context.Context, pr *prepared, dry bool, done *app
 		return rewindResult{}, err
 	}
 	p := pr.plan
-	res := rewindResult{Checkpoint: pr.target.ID, DryRun: dry, Plan: p.ID, Files: p.Files, Left: p.Left, Head: head}
+	res := rewindResult{Checkpoint: pr.target.ID, DryRun: dry, Plan: p.ID, Files: p.Files, Left: p.Left, Head: head,
+		Resume: pr.resume()}
 	if res.Files == nil {
 		res.Files = []restore.File{}
 	}

@@ -55,6 +55,8 @@ func (s *session) printRecord(r *store.Record) {
 	field("session", r.Session)
 	field("agent", r.Agent)
 	field("tool", r.Tool)
+	field("transcript", quote(r.Transcript))
+	field("last line", r.TranscriptAt)
 	field("at", r.At.Local().Format(time.RFC3339)+" ("+age(s.sys.Now(), r.At)+")")
 	field("label", quote(r.Label))
 	field("changes", changes(r.Changes))

@@ -92,6 +92,14 @@ func ExitCode(err error) int {
 	if errors.As(err, &ee) {
 		return ee.Code
 	}
+	// `git checkpoint run` reports a program it cannot start as a shell
+	// does.
+	switch As(err).Code {
+	case "not_found.command":
+		return 127
+	case "failed.command_not_executable":
+		return 126
+	}
 	switch As(err).Class() {
 	case Invalid:
 		return 2

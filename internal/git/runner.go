@@ -15,6 +15,8 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 )
@@ -149,6 +151,12 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 	}
 	args = append(args, c.Args...)
 	cmd := exec.CommandContext(ctx, "git", args...)
+	// When ctx ends (a hook's time limit), git gets SIGTERM rather than
+	// SIGKILL: it then removes its lock files, where a killed git would
+	// leave the private index's index.lock behind to fail every later
+	// capture. One that does not exit soon after is killed.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 2 * time.Second
 	cmd.Dir = r.Dir
 	if c.Dir != "" {
 		cmd.Dir = c.Dir

@@ -27,6 +27,23 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"mkfile":   mkfile,
 		"json":     jsonCheck,
 		"grab":     grab,
+		"subst":    subst,
+	}
+}
+
+// subst OLD NEW FILE... replaces every OLD with NEW in the files. Hook
+// payloads recorded from the real agents name paths under their machine's
+// directory; this moves them under $WORK (testscript expands variables in
+// arguments, not in files).
+func subst(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: subst OLD NEW FILE...")
+	}
+	for _, name := range args[2:] {
+		path := ts.MkAbs(name)
+		data, err := os.ReadFile(path)
+		ts.Check(err)
+		ts.Check(os.WriteFile(path, []byte(strings.ReplaceAll(string(data), args[0], args[1])), 0o644))
 	}
 }
 

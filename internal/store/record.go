@@ -65,6 +65,15 @@ const (
 	ReasonManual    = "manual"
 	ReasonPreRewind = "pre_rewind"
 	ReasonRewind    = "rewind"
+	// Agent hooks (DESIGN section 7): the turn boundaries and the tool
+	// calls between them, from which whose-change classes are computed.
+	ReasonTurnStart = "turn_start"
+	ReasonTool      = "tool"
+	ReasonTurnEnd   = "turn_end"
+	ReasonCommit    = "commit" // git's post-commit hook (aider)
+	// `git checkpoint run -- CMD`: a program's run counts as a turn.
+	ReasonRunStart = "run_start"
+	ReasonRunEnd   = "run_end"
 )
 
 // Rewind is what the journal records about a rewind: rewind_started is

@@ -1,0 +1,247 @@
+// Package agents knows the coding agents git-checkpoint works with: what
+// their hook events mean (a turn starts, a tool wrote, a turn ends), the
+// configuration that makes them call `git checkpoint hook`, how to resume
+// their conversations, and how to give their model a note.
+//
+// Everything an agent sends is untrusted input: it is size-capped, parsed
+// leniently, and a payload that makes no sense is reported, never acted on.
+package agents
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// The agents, by the name the command line takes.
+const (
+	Claude = "claude"
+	Codex  = "codex"
+	Gemini = "gemini"
+	Aider  = "aider"
+)
+
+// Names lists the agents, in the order help texts show them.
+func Names() []string { return []string{Claude, Codex, Gemini, Aider} }
+
+// MaxInput caps how much of a hook's standard input is read. Payloads carry
+// whole file contents (a Write's content, the file before an Edit), so a
+// big write can pass it; such an event is still checkpointed, without the
+// paths it names.
+const MaxInput = 1 << 20
+
+// Event is one hook invocation, reduced to what a checkpoint records.
+type Event struct {
+	Agent string
+	Name  string // the agent's own event name: UserPromptSubmit, AfterTool, agent-turn-complete, post-commit
+	// Reason is the capture to take (store.ReasonTurnStart, ...), or ""
+	// when the event takes none.
+	Reason string
+	// NoteEvent, when set, is the hookEventName under which this event
+	// may hand a pending note to the model.
+	NoteEvent  string
+	Session    string
+	Transcript string
+	Cwd        string
+	Tool       string
+	// Names are the files the event says it changed, as the agent wrote
+	// them: absolute, or relative to Cwd. See Relative.
+	Names []string
+	// LastLine asks for the uuid of the transcript's last line: the point
+	// a resumed conversation continues from.
+	LastLine bool
+	// Truncated is set when the input was cut at MaxInput: only the
+	// fields before the cut were read.
+	Truncated bool
+}
+
+// ErrUnknown is returned for an event (or agent) this version does not
+// know; the hook logs and ignores it.
+var ErrUnknown = errors.New("unknown event")
+
+// payload is the union of the JSON fields the agents' hook events carry
+// that matter here (samples in the design's agent-hooks directory).
+type payload struct {
+	HookEventName  string          `json:"hook_event_name"`
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolResponse   json.RawMessage `json:"tool_response"`
+}
+
+// Parse reads one hook event of agent: data is the standard input (cut at
+// MaxInput when truncated is set), args the arguments after the agent's
+// name. Codex's notify program gets its JSON as the last argument instead.
+// With an error, the event may still be returned, holding what was read.
+func Parse(agent string, args []string, data []byte, truncated bool) (*Event, error) {
+	switch agent {
+	case Aider:
+		return aiderEvent(args)
+	case Codex:
+		if len(args) > 0 && args[0] == "notify" {
+			return codexNotify(args[1:])
+		}
+	case Claude, Gemini:
+	default:
+		return nil, fmt.Errorf("%w: no agent %q (want one of %v)", ErrUnknown, agent, Names())
+	}
+	p, err := decode(data, truncated)
+	if err != nil {
+		return nil, err
+	}
+	ev := &Event{Agent: agent, Name: p.HookEventName, Session: p.SessionID,
+		Transcript: p.TranscriptPath, Cwd: p.Cwd, Tool: p.ToolName, Truncated: truncated}
+	switch agent {
+	case Claude:
+		err = claudeEvent(ev, p)
+	case Codex:
+		err = codexEvent(ev, p)
+	default:
+		err = geminiEvent(ev, p)
+	}
+	if err != nil {
+		return ev, err // what was read, for the log
+	}
+	if ev.Reason == "" {
+		ev.Names = nil
+	}
+	return ev, nil
+}
+
+// decode parses a payload; a truncated one is read field by field up to
+// the cut.
+func decode(data []byte, truncated bool) (*payload, error) {
+	p := &payload{}
+	if truncated {
+		if !prefixFields(data, p) {
+			return nil, fmt.Errorf("the input is over %d bytes and does not start like an event", MaxInput)
+		}
+		return p, nil
+	}
+	if err := json.Unmarshal(bytes.TrimSpace(data), p); err != nil {
+		return nil, fmt.Errorf("the input is not an event: %v", err)
+	}
+	if p.HookEventName == "" {
+		return nil, errors.New("the input has no hook_event_name")
+	}
+	return p, nil
+}
+
+// prefixFields reads the top-level string fields of a JSON object that was
+// cut short, skipping nested values, until the cut. The agents put the
+// event's name, session and tool before the bulky tool input.
+func prefixFields(data []byte, p *payload) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	fields := map[string]*string{"hook_event_name": &p.HookEventName, "session_id": &p.SessionID,
+		"transcript_path": &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName}
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		key, ok := t.(string)
+		if !ok {
+			break
+		}
+		v, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if d, ok := v.(json.Delim); ok && (d == '{' || d == '[') {
+			if !skip(dec) {
+				break
+			}
+			continue
+		}
+		if s, ok := v.(string); ok && fields[key] != nil {
+			*fields[key] = s
+		}
+	}
+	return p.HookEventName != ""
+}
+
+// skip consumes the rest of an object or array whose opening token was
+// just read.
+func skip(dec *json.Decoder) bool {
+	for depth := 1; depth > 0; {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return true
+}
+
+// readOnlyTools are tools that never change files, across the agents: a
+// call to one takes no checkpoint. Any other tool (an MCP server's, one a
+// newer agent adds) is assumed to write.
+func readOnlyTool(name string) bool {
+	return slices.Contains([]string{
+		// Claude Code
+		"Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "TodoRead",
+		"Task", "Agent", "TaskOutput", "BashOutput", "KillShell", "KillBash", "ExitPlanMode",
+		"EnterPlanMode", "AskUserQuestion", "ListMcpResourcesTool", "ReadMcpResourceTool",
+		"Skill", "SlashCommand", "ToolSearch",
+		// Codex CLI
+		"read_file", "list_dir", "grep_files", "view_image", "update_plan", "web_search",
+		// Gemini CLI
+		"read_many_files", "list_directory", "glob", "search_file_content", "grep_search",
+		"google_web_search", "web_fetch", "save_memory", "write_todos",
+	}, name)
+}
+
+// toolInput holds the fields of a tool call's input that name files.
+type toolInput struct {
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+	Command      string `json:"command"`
+}
+
+// toolEvent fills a tool call's reason and the files it names.
+func toolEvent(ev *Event, p *payload) {
+	if ev.Tool == "" || readOnlyTool(ev.Tool) {
+		return
+	}
+	ev.Reason = store.ReasonTool
+	var in toolInput
+	if json.Unmarshal(p.ToolInput, &in) == nil {
+		ev.Names = appendNonEmpty(ev.Names, in.FilePath, in.NotebookPath)
+		if ev.Tool == "apply_patch" {
+			ev.Names = append(ev.Names, patchPaths(in.Command)...)
+		}
+	}
+	// Claude Code's Bash reports the files a command created, deleted or
+	// changed.
+	var out struct {
+		BashEditDiff struct {
+			ChangedFiles []string `json:"changedFiles"`
+		} `json:"bashEditDiff"`
+	}
+	if json.Unmarshal(p.ToolResponse, &out) == nil {
+		ev.Names = appendNonEmpty(ev.Names, out.BashEditDiff.ChangedFiles...)
+	}
+}
+
+func appendNonEmpty(to []string, names ...string) []string {
+	for _, n := range names {
+		if n != "" {
+			to = append(to, n)
+		}
+	}
+	return to
+}

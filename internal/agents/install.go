@@ -1,0 +1,450 @@
+package agents
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/jsontext"
+)
+
+// Scopes of an installation, as Claude Code names its settings files.
+const (
+	ScopeLocal   = "local"   // this working tree, not shared: .claude/settings.local.json
+	ScopeProject = "project" // this working tree, shared with the repository: .claude/settings.json
+	ScopeUser    = "user"    // every project of this user: ~/.claude/settings.json
+)
+
+// HookTimeout is the time limit the agents get for one hook call, in
+// seconds. It is above checkpoint.hookTimeout (20s by default) so that the
+// hook gives up on its own, logging why, before the agent kills it.
+const HookTimeout = 30
+
+// Env is where the agents' configuration lives.
+type Env struct {
+	Top      string // the working tree's top; "" outside one
+	Home     string
+	Getenv   func(string) string
+	HooksDir string // the hooks directory git uses here (core.hooksPath respected); "" outside a repository
+}
+
+// File is one file an install or uninstall looked at.
+type File struct {
+	Path   string `json:"path"`
+	Action string `json:"action"` // created, updated, unchanged, removed, absent
+}
+
+// Result is what install or uninstall did.
+type Result struct {
+	Files []File   `json:"files"`
+	Notes []string `json:"notes"`
+}
+
+// hookCommand is the shell command an agent's hook entry runs. It does
+// nothing when git-checkpoint is not installed, and never fails: a missing
+// or broken binary must not stop the agent. It calls git-checkpoint
+// directly, which saves starting git for every hook.
+func hookCommand(agent string) string {
+	return "command -v git-checkpoint >/dev/null 2>&1 && git-checkpoint hook " + agent + " || true"
+}
+
+// ours reports whether a hook command is one git-checkpoint installed for
+// agent, in this or an older form: that is how install upgrades them and
+// uninstall finds them.
+func ours(command, agent string) bool {
+	return strings.Contains(command, "git-checkpoint hook "+agent) || strings.Contains(command, "git checkpoint hook "+agent)
+}
+
+// settings describes an agent whose hooks live in a JSON settings file
+// of the shape {"hooks": {EVENT: [{"matcher"?, "hooks": [{"type": "command",
+// "command", "timeout"}]}]}} (Claude Code, Codex, Gemini CLI).
+type settings struct {
+	agent   string
+	events  []string
+	timeout int // in the agent's unit
+}
+
+func settingsOf(agent string) settings {
+	switch agent {
+	case Claude:
+		return settings{Claude, []string{"UserPromptSubmit", "PostToolUse", "PostToolUseFailure",
+			"Stop", "SubagentStop"}, HookTimeout}
+	case Codex:
+		return settings{Codex, []string{"UserPromptSubmit", "PostToolUse", "Stop"}, HookTimeout}
+	}
+	// Gemini CLI counts hook timeouts in milliseconds.
+	return settings{Gemini, []string{"BeforeAgent", "AfterTool", "AfterAgent"}, HookTimeout * 1000}
+}
+
+// group is the entry git-checkpoint adds to each event: no matcher (every
+// tool; the hook itself passes over read-only ones), one command.
+func (s settings) group() []byte {
+	type hook struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Timeout int    `json:"timeout"`
+	}
+	return compact(map[string][]hook{"hooks": {{"command", hookCommand(s.agent), s.timeout}}})
+}
+
+// snippet is the whole settings file for a fresh setup.
+func (s settings) snippet() []byte {
+	d, _ := jsontext.Open(nil)
+	for _, e := range s.events {
+		d.Append([]string{"hooks", e}, s.group())
+	}
+	return d.Src
+}
+
+// compact marshals v without escaping &, < and > (the hook command has
+// them), which json.Marshal would turn into \u0026 and friends.
+func compact(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return bytes.TrimSpace(b.Bytes())
+}
+
+// settingsPath is the agent's settings file for scope.
+func settingsPath(agent, scope string, env Env) (string, error) {
+	if scope == ScopeUser {
+		switch agent {
+		case Claude:
+			if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+				return filepath.Join(d, "settings.json"), nil
+			}
+			return filepath.Join(env.Home, ".claude", "settings.json"), nil
+		case Codex:
+			return filepath.Join(codexHome(env), "hooks.json"), nil
+		}
+		return filepath.Join(env.Home, ".gemini", "settings.json"), nil
+	}
+	if env.Top == "" {
+		return "", fault.New("unsupported.no_repository", "not in a git working tree: --scope %s installs into one", scope).
+			WithHint("run it inside the repository, or use --scope user")
+	}
+	switch agent {
+	case Claude:
+		if scope == ScopeProject {
+			return filepath.Join(env.Top, ".claude", "settings.json"), nil
+		}
+		return filepath.Join(env.Top, ".claude", "settings.local.json"), nil
+	case Codex:
+		return filepath.Join(env.Top, ".codex", "hooks.json"), nil
+	}
+	return filepath.Join(env.Top, ".gemini", "settings.json"), nil
+}
+
+// codexHome is $CODEX_HOME, or ~/.codex.
+func codexHome(env Env) string {
+	if d := env.Getenv("CODEX_HOME"); d != "" {
+		return d
+	}
+	return filepath.Join(env.Home, ".codex")
+}
+
+// installSettings adds the agent's hook entries to its settings file,
+// keeping everything else byte for byte. An entry of git-checkpoint's
+// that is already there stays as it is, or is rewritten in place when an
+// older version wrote it; an event whose hooks already call git-checkpoint
+// in an entry of the user's own is left alone.
+func installSettings(path string, s settings) (File, error) {
+	src, err := readFile(path)
+	if err != nil {
+		return File{}, err
+	}
+	d, err := openSettings(path, src)
+	if err != nil {
+		return File{}, err
+	}
+	// Entries an older version put on events this one does not use go.
+	if hooks := d.Get("hooks"); hooks != nil {
+		var stale []string
+		for _, m := range hooks.Members {
+			if !slices.Contains(s.events, m.Key) {
+				stale = append(stale, m.Key)
+			}
+		}
+		for _, event := range stale {
+			if err := removeOurs(d, event, s.agent, true); err != nil {
+				return File{}, err
+			}
+		}
+	}
+	for _, event := range s.events {
+		found := false
+		if arr := d.Get("hooks", event); arr != nil && arr.Kind == jsontext.Array {
+			for i := 0; i < len(arr.Elems); i++ {
+				g := arr.Elems[i]
+				switch {
+				case ourGroup(g, s.agent) && found:
+					// A second copy: one call per event is enough.
+					if err := d.Remove(g); err != nil {
+						return File{}, err
+					}
+					arr, i = d.Get("hooks", event), i-1
+				case ourGroup(g, s.agent):
+					found = true
+					if !sameJSON(d.Text(g), s.group()) {
+						if err := d.Replace(g, s.group()); err != nil {
+							return File{}, err
+						}
+						arr = d.Get("hooks", event)
+					}
+				case callsUs(g, s.agent):
+					found = true
+				}
+			}
+		}
+		if !found {
+			if err := d.Append([]string{"hooks", event}, s.group()); err != nil {
+				return File{}, fault.New("invalid.settings", "cannot add hooks to %s: %v", path, err).
+					WithHint("fix the file, or add the entries by hand ('git checkpoint install " + s.agent + " --print' shows them)")
+			}
+		}
+	}
+	return writeIfChanged(path, src, d.Src)
+}
+
+// uninstallSettings removes git-checkpoint's entries, and git-checkpoint's
+// hooks inside entries of the user's, then whatever became empty by that:
+// the inverse of installSettings.
+func uninstallSettings(path string, s settings) (File, error) {
+	src, err := readFile(path)
+	if err != nil {
+		return File{}, err
+	}
+	if src == nil {
+		return File{Path: path, Action: "absent"}, nil
+	}
+	d, err := openSettings(path, src)
+	if err != nil {
+		return File{}, err
+	}
+	hooks := d.Get("hooks")
+	if hooks == nil || hooks.Kind != jsontext.Object {
+		return File{Path: path, Action: "unchanged"}, nil
+	}
+	var events []string
+	for _, m := range hooks.Members {
+		events = append(events, m.Key)
+	}
+	emptied := false // an event lost its last entry to this uninstall
+	for _, event := range events {
+		before := d.Get("hooks", event) != nil
+		if err := removeOurs(d, event, s.agent, false); err != nil {
+			return File{}, err
+		}
+		emptied = emptied || (before && d.Get("hooks", event) == nil)
+	}
+	if h := d.Get("hooks"); emptied && h != nil && len(h.Members) == 0 {
+		if err := d.Remove(h); err != nil {
+			return File{}, err
+		}
+		if len(d.Root.Members) == 0 {
+			// Nothing but what install wrote: the file goes.
+			return removeFile(path)
+		}
+	}
+	return writeIfChanged(path, src, d.Src)
+}
+
+func openSettings(path string, src []byte) (*jsontext.Doc, error) {
+	d, err := jsontext.Open(src)
+	if err == nil {
+		if h := d.Get("hooks"); h != nil && h.Kind != jsontext.Object {
+			err = errors.New(`"hooks" is not an object`)
+		}
+	}
+	if err != nil {
+		return nil, fault.New("invalid.settings", "cannot read %s: %v", path, err).
+			WithHint("fix the file, or add the entries by hand (see --print); nothing was changed")
+	}
+	return d, nil
+}
+
+// ourGroup reports whether g is an entry git-checkpoint wrote: an object
+// with only "hooks" (and a matcher), every hook of which calls it.
+func ourGroup(g *jsontext.Value, agent string) bool {
+	if g.Kind != jsontext.Object {
+		return false
+	}
+	inner := g.Get("hooks")
+	if inner == nil || inner.Kind != jsontext.Array || len(inner.Elems) == 0 {
+		return false
+	}
+	for _, m := range g.Members {
+		if m.Key != "hooks" && m.Key != "matcher" {
+			return false
+		}
+	}
+	for _, h := range inner.Elems {
+		c := h.Get("command")
+		if c == nil || c.Kind != jsontext.String || !ours(c.Str, agent) {
+			return false
+		}
+	}
+	return true
+}
+
+// removeOurs removes git-checkpoint's entries from one event (only whole
+// entries of its own with onlyGroups, its hooks inside the user's entries
+// too without), and the event itself when that emptied it.
+func removeOurs(d *jsontext.Doc, event, agent string, onlyGroups bool) error {
+	changed := false
+	for removed := true; removed; {
+		removed = false
+		arr := d.Get("hooks", event)
+		if arr == nil || arr.Kind != jsontext.Array {
+			return nil
+		}
+		for _, g := range arr.Elems {
+			target := ourPart(g, agent)
+			if onlyGroups && target != g {
+				target = nil
+			}
+			if target != nil {
+				if err := d.Remove(target); err != nil {
+					return err
+				}
+				removed, changed = true, true
+				break
+			}
+		}
+	}
+	if arr := d.Get("hooks", event); changed && arr != nil && len(arr.Elems) == 0 {
+		return d.Remove(arr)
+	}
+	return nil
+}
+
+// ourPart returns what of entry g uninstall removes: the whole entry when
+// git-checkpoint wrote it, or its hook inside an entry of the user's (the
+// entry itself when that was its only hook), or nil.
+func ourPart(g *jsontext.Value, agent string) *jsontext.Value {
+	if ourGroup(g, agent) {
+		return g
+	}
+	inner := g.Get("hooks")
+	if inner == nil || inner.Kind != jsontext.Array {
+		return nil
+	}
+	for _, h := range inner.Elems {
+		if c := h.Get("command"); c != nil && c.Kind == jsontext.String && ours(c.Str, agent) {
+			if len(inner.Elems) == 1 {
+				return g
+			}
+			return h
+		}
+	}
+	return nil
+}
+
+// callsUs reports whether an entry of the user's runs git-checkpoint's hook.
+func callsUs(g *jsontext.Value, agent string) bool {
+	if inner := g.Get("hooks"); inner != nil {
+		for _, h := range inner.Elems {
+			if c := h.Get("command"); c != nil && c.Kind == jsontext.String && ours(c.Str, agent) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return bytes.Equal(compact(x), compact(y))
+}
+
+// removeFile deletes a file install created, and its directory when that
+// is empty now (.claude, .codex, .gemini).
+func removeFile(path string) (File, error) {
+	if err := os.Remove(path); err != nil {
+		return File{}, fault.Wrap(err, "failed.io", "cannot remove %s", path)
+	}
+	os.Remove(filepath.Dir(path))
+	return File{Path: path, Action: "removed"}, nil
+}
+
+// readFile reads a configuration file; a missing one is nil.
+func readFile(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fault.Wrap(err, "failed.io", "cannot read %s", path)
+	}
+	return b, nil
+}
+
+// writeIfChanged writes data over path unless it is already there: a
+// second install changes no byte, not even the file's mtime.
+func writeIfChanged(path string, old, data []byte) (File, error) {
+	if old != nil && bytes.Equal(old, data) {
+		return File{Path: path, Action: "unchanged"}, nil
+	}
+	if err := writeAtomic(path, data, 0o644); err != nil {
+		return File{}, err
+	}
+	if old == nil {
+		return File{Path: path, Action: "created"}, nil
+	}
+	return File{Path: path, Action: "updated"}, nil
+}
+
+// writeAtomic replaces path with data through a temporary file and a
+// rename, so that an agent reading its settings never sees half a file.
+// A symlinked settings file (dotfiles kept elsewhere) is written where it
+// points, and the link stays. The file keeps its mode.
+func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fault.Wrap(err, "failed.io", "cannot create %s", filepath.Dir(path))
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fault.Wrap(err, "failed.io", "cannot write %s", path)
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fault.Wrap(err, "failed.io", "cannot write %s", path)
+	}
+	return nil
+}
+
+// errScope refuses a scope an agent has no place for.
+func errScope(agent, scope string) error {
+	return fault.New("invalid.usage", "%s has no %s scope", agent, scope).
+		WithHint(fmt.Sprintf("'git checkpoint install %s' installs into this repository", agent))
+}

@@ -1,0 +1,48 @@
+package agents
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// noteFile is where a rewind leaves its note for the next prompt, in the
+// working tree's state directory.
+const noteFile = "pending-note"
+
+// WriteNote leaves text for the model of the next agent prompt in this
+// working tree, replacing an older note.
+func WriteNote(stateDir, text string) error {
+	tmp := filepath.Join(stateDir, noteFile+".tmp"+strconv.Itoa(os.Getpid()))
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(stateDir, noteFile))
+}
+
+// TakeNote returns the pending note and removes it. The note is first
+// renamed to a name of this process's own, so that of several hooks
+// running at once exactly one gets it.
+func TakeNote(stateDir string) (string, bool) {
+	mine := filepath.Join(stateDir, noteFile+".taken"+strconv.Itoa(os.Getpid()))
+	if os.Rename(filepath.Join(stateDir, noteFile), mine) != nil {
+		return "", false
+	}
+	defer os.Remove(mine)
+	b, err := os.ReadFile(mine)
+	if err != nil || len(b) == 0 {
+		return "", false
+	}
+	return string(b), true
+}
+
+// Context is what a hook prints to add text to the model's context: the
+// hookSpecificOutput form, which Claude Code and Codex read on
+// UserPromptSubmit and Gemini CLI on BeforeAgent.
+func Context(event, text string) []byte {
+	doc := map[string]any{"hookSpecificOutput": map[string]string{
+		"hookEventName": event, "additionalContext": text}}
+	b, _ := json.Marshal(doc)
+	return append(b, '\n')
+}

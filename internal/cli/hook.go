@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
+	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/config"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
+)
+
+type hookCmd struct {
+	Agent string   `arg:"" help:"The agent whose hook this is: claude, codex, gemini or aider."`
+	Args  []string `arg:"" optional:"" passthrough:"" help:"Codex: 'notify' and the JSON Codex passes; aider: 'post-commit'."`
+}
+
+func (h *hookCmd) Help() string {
+	return `Called by an agent's hooks (see 'git checkpoint install'), not by people. Reads
+the agent's event (JSON on stdin; for Codex's notify, the last argument), takes
+the checkpoint the event calls for and records the session, turn, tool and the
+files the event names. It always exits 0 and prints nothing, except a pending
+note for the model after a rewind; its failures go to hook.log in the state
+directory.`
+}
+
+// Run never returns an error: a hook must not disturb the agent that runs
+// it (DESIGN invariant 6). Whatever goes wrong is written to hook.log.
+func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
+	started, base := time.Now(), ctx
+	// Until the configuration is read, the default limit applies.
+	ctx, cancel := context.WithTimeout(base, config.Default().HookTimeout)
+	defer cancel()
+	var data []byte
+	var truncated bool
+	var readErr error
+	if h.Agent != agents.Aider && !(len(h.Args) > 0 && h.Args[0] == "notify") {
+		// git runs post-commit with the terminal as stdin, and Codex
+		// passes notify's JSON as an argument: only the others read it.
+		data, truncated, readErr = readEvent(ctx, sys.Stdin)
+	}
+	ev, parseErr := agents.Parse(h.Agent, h.Args, data, truncated)
+	if readErr != nil {
+		parseErr = readErr
+	}
+	if parseErr == nil && ev.Reason == "" && ev.NoteEvent == "" {
+		// A known event with nothing to do (a read-only tool, PreToolUse):
+		// no git process at all.
+		return nil
+	}
+	hg := *g
+	hg.Chdir, hg.JSON, hg.Quiet = hookTree(sys, h.Agent, ev, g.Chdir), false, true
+	s, err := open(ctx, sys, &hg)
+	if err != nil {
+		// Outside a repository there is nothing to do and nowhere to log.
+		return nil
+	}
+	name := ""
+	if ev != nil {
+		name = ev.Name
+	}
+	logf := func(format string, args ...any) {
+		if s.store.Init() == nil {
+			agents.Log(s.store.Dir, sys.Now(), h.Agent, name, fmt.Sprintf(format, args...))
+		}
+	}
+	if parseErr != nil {
+		logf("ignored: %v", parseErr)
+		return nil
+	}
+	ctx, cancelAll := context.WithDeadline(base, started.Add(s.cfg.HookTimeout))
+	defer cancelAll()
+	if ev.NoteEvent != "" {
+		if text, ok := agents.TakeNote(s.store.Dir); ok {
+			sys.Stdout.Write(agents.Context(ev.NoteEvent, text))
+		}
+	}
+	if ev.Reason == "" || !s.cfg.Enabled {
+		return nil
+	}
+	if err := h.capture(ctx, s, ev, logf); err != nil {
+		logf("no checkpoint: %v", err)
+	}
+	return nil
+}
+
+// capture takes the event's checkpoint, numbering a new turn at its start
+// and giving later events of the session the turn they belong to.
+func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, logf func(string, ...any)) error {
+	if ev.Truncated {
+		logf("the event is over %d bytes: checkpointed without the paths it names", agents.MaxInput)
+	}
+	paths, rejected := agents.Relative(s.repo.Top, ev.Cwd, ev.Names)
+	if len(rejected) > 0 {
+		logf("ignored %d %s outside the working tree: %s", len(rejected), plural(len(rejected), "path", "paths"),
+			strings.Join(rejected[:min(len(rejected), 5)], ", "))
+	}
+	opts := capture.Options{Reason: ev.Reason, Session: ev.Session, Agent: ev.Agent, Tool: ev.Tool,
+		Paths: paths, Transcript: ev.Transcript}
+	if ev.LastLine {
+		opts.TranscriptAt = agents.LastLine(ev.Transcript)
+	}
+	deadline, _ := ctx.Deadline()
+	unlock, err := s.store.Lock(ctx, time.Until(deadline))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	j, err := s.store.Journal()
+	if err != nil {
+		return err
+	}
+	if ev.Reason == store.ReasonTurnStart {
+		opts.Turn = turns.Next(j)
+	} else {
+		opts.Turn = turns.Current(j, ev.Session)
+	}
+	// Per-tool captures plug in here: for store.ReasonTool with paths
+	// named, capture.Options will carry them so that only those paths are
+	// updated. Until then every event scans the whole tree, which a turn
+	// boundary must do anyway.
+	_, err = s.cap.Capture(ctx, j, opts)
+	return err
+}
+
+// hookTree is the directory whose working tree the event is about. Claude
+// Code and Gemini CLI name their project directory in the environment;
+// the event's cwd follows the agent's `cd`, so it comes second.
+func hookTree(sys *IO, agent string, ev *agents.Event, chdir string) string {
+	env := map[string]string{agents.Claude: "CLAUDE_PROJECT_DIR", agents.Gemini: "GEMINI_PROJECT_DIR"}[agent]
+	if d := sys.Getenv(env); env != "" && isDirectory(d) {
+		return d
+	}
+	if ev != nil && filepath.IsAbs(ev.Cwd) && isDirectory(ev.Cwd) {
+		return ev.Cwd
+	}
+	return chdir
+}
+
+func isDirectory(p string) bool {
+	if p == "" {
+		return false
+	}
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// readEvent reads a hook's standard input up to agents.MaxInput, giving up
+// when ctx ends. What lies beyond the cap is read and dropped in the
+// background, so the agent never fails writing it.
+func readEvent(ctx context.Context, r io.Reader) ([]byte, bool, error) {
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, agents.MaxInput+1))
+		done <- result{data, err}
+		if len(data) > agents.MaxInput {
+			io.Copy(io.Discard, r)
+		}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			return nil, false, fmt.Errorf("cannot read the event: %v", res.err)
+		}
+		if len(res.data) > agents.MaxInput {
+			return res.data[:agents.MaxInput], true, nil
+		}
+		return res.data, false, nil
+	case <-ctx.Done():
+		return nil, false, errors.New("no event arrived on stdin in time")
+	}
+}

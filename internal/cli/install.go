@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
+
+type installCmd struct {
+	Agent string `arg:"" enum:"claude,codex,gemini,aider" help:"claude, codex, gemini or aider."`
+	Scope string `enum:"local,project,user" default:"local" help:"local (this tree, not shared), project (shared with the repository) or user (every project)."`
+	Print bool   `help:"Print the configuration for setting it up by hand; change nothing."`
+}
+
+func (c *installCmd) Help() string {
+	return `Adds git-checkpoint's hooks to an agent's configuration, keeping everything
+else in it byte for byte; running it again changes nothing. Claude Code:
+.claude/settings.local.json (--scope project: .claude/settings.json, --scope
+user: ~/.claude/settings.json). Codex: .codex/hooks.json (user:
+~/.codex/hooks.json) and notify in ~/.codex/config.toml, which wraps a notify
+program already there. Gemini CLI: .gemini/settings.json (user:
+~/.gemini/settings.json). aider: a post-commit hook in the hooks directory git
+uses (core.hooksPath respected), before an existing hook's own commands.`
+}
+
+type uninstallCmd struct {
+	Agent string `arg:"" enum:"claude,codex,gemini,aider" help:"claude, codex, gemini or aider."`
+	Scope string `enum:"local,project,user" default:"local" help:"The scope given to install."`
+}
+
+func (c *uninstallCmd) Help() string {
+	return `Removes exactly what 'git checkpoint install' added (recognised by the command
+it runs, in this version or an older one): the user's own hooks and settings
+stay, and a notify program or post-commit hook that install wrapped is put
+back as it was.`
+}
+
+// installDoc is the JSON document of install and uninstall.
+type installDoc struct {
+	Agent string        `json:"agent"`
+	Scope string        `json:"scope"`
+	Files []agents.File `json:"files"`
+	Notes []string      `json:"notes"`
+}
+
+func (c *installCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
+	if c.Print {
+		return printSnippets(sys, g, c.Agent)
+	}
+	env, out, cwd, shared := agentEnv(ctx, sys, g)
+	res, err := agents.Install(c.Agent, c.Scope, env)
+	if err != nil {
+		return err
+	}
+	if c.Agent == agents.Aider && shared {
+		res.Notes = append(res.Notes, "core.hooksPath makes "+env.HooksDir+" the hooks directory: every repository using it runs this hook")
+	}
+	return printInstall(out, env, cwd, installDoc{c.Agent, c.Scope, res.Files, res.Notes})
+}
+
+func (c *uninstallCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
+	env, out, cwd, _ := agentEnv(ctx, sys, g)
+	res, err := agents.Uninstall(c.Agent, c.Scope, env)
+	if err != nil {
+		return err
+	}
+	return printInstall(out, env, cwd, installDoc{c.Agent, c.Scope, res.Files, res.Notes})
+}
+
+// agentEnv finds where agents' configuration lives, and whether git's
+// hooks directory lies outside the repository's git directory (where
+// core.hooksPath can share it with other repositories). Outside a
+// repository only --scope user works, so not finding one is no error here.
+func agentEnv(ctx context.Context, sys *IO, g *Globals) (env agents.Env, out *printer, cwd string, shared bool) {
+	env = agents.Env{Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
+	cwd, _ = filepath.Abs(g.Chdir)
+	s, err := open(ctx, sys, g)
+	if err != nil {
+		return env, newPrinter(sys, g), cwd, false
+	}
+	env.Top = s.repo.Top
+	// Without the pinned core.hooksPath=/dev/null: the user's own setting
+	// says where git looks for hooks.
+	hooks, err := s.git.Run(ctx, git.Cmd{Args: []string{"rev-parse", "--path-format=absolute", "--git-path", "hooks"}, User: true})
+	if err == nil {
+		env.HooksDir = strings.TrimSpace(string(hooks))
+		rel, err := filepath.Rel(s.repo.CommonDir, env.HooksDir)
+		shared = err != nil || strings.HasPrefix(rel, "..")
+	}
+	return env, s.out, s.cwd, shared
+}
+
+func printInstall(out *printer, env agents.Env, cwd string, doc installDoc) error {
+	if doc.Notes == nil {
+		doc.Notes = []string{}
+	}
+	if out.json {
+		return out.JSON(doc)
+	}
+	for _, f := range doc.Files {
+		out.Printf("%-9s %s\n", f.Action, quote(displayPath(f.Path, cwd, env.Home)))
+	}
+	for _, n := range doc.Notes {
+		out.Printf("note: %s\n", n)
+	}
+	return nil
+}
+
+// displayPath shows p relative to where the command runs, or as ~/...: a
+// user's file reads best from ~ unless the command runs inside the home
+// directory, where files of the repository read best from there.
+func displayPath(p, cwd, home string) string {
+	fromHome, errHome := filepath.Rel(home, p)
+	underHome := home != "" && errHome == nil && !strings.HasPrefix(fromHome, "..")
+	inHome := false
+	if rel, err := filepath.Rel(home, cwd); home != "" && err == nil && !strings.HasPrefix(rel, "..") {
+		inHome = true
+	}
+	if underHome && !inHome {
+		return "~/" + filepath.ToSlash(fromHome)
+	}
+	if rel, err := filepath.Rel(cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	if underHome {
+		return "~/" + filepath.ToSlash(fromHome)
+	}
+	return p
+}
+
+func printSnippets(sys *IO, g *Globals, agent string) error {
+	snippets, err := agents.Snippets(agent)
+	if err != nil {
+		return err
+	}
+	out := newPrinter(sys, g)
+	if out.json {
+		return out.JSON(map[string]any{"agent": agent, "snippets": snippets})
+	}
+	for i, s := range snippets {
+		if i > 0 {
+			out.Printf("\n")
+		}
+		out.Printf("# %s, for %s:\n%s", s.Name, s.Where, s.Content)
+	}
+	return nil
+}

@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
+)
+
+// The conversation layer (DESIGN section 8) is best effort: nothing here
+// can fail a rewind.
+
+// resume is how to continue the agent's conversation as it was at the
+// target, or nil.
+func (pr *prepared) resume() *agents.Resume {
+	return agents.ResumeAt(pr.j, pr.target)
+}
+
+// leaveNote tells the model of the next prompt in this tree that its files
+// were rewound, when an agent that can take such a note works here.
+func (s *session) leaveNote(pr *prepared) {
+	if !notedAgents(pr.j) {
+		return
+	}
+	what := "checkpoint " + pr.target.ID
+	if turns.IsStart(pr.target) && pr.target.Turn != "" {
+		what += ", the start of turn " + pr.target.Turn
+	}
+	text := fmt.Sprintf("git-checkpoint: the files of this working tree were rewound to %s "+
+		"(only the files: this conversation was not). Files you read or changed earlier in this "+
+		"conversation may now differ from what you remember: read them again before relying on them.", what)
+	agents.WriteNote(s.store.Dir, text)
+}
+
+// notedAgents reports whether an agent whose hooks deliver notes has
+// recorded anything in this tree.
+func notedAgents(j *store.Journal) bool {
+	for _, ev := range j.Events {
+		if c := ev.Checkpoint; c != nil && (c.Agent == agents.Claude || c.Agent == agents.Codex || c.Agent == agents.Gemini) {
+			return true
+		}
+	}
+	return false
+}

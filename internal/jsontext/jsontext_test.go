@@ -1,0 +1,151 @@
+package jsontext
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var group = []byte(`{"hooks":[{"type":"command","command":"x","timeout":30}]}`)
+
+// The files users have: every one must come back byte for byte after an
+// append and the removal of what was appended.
+var files = map[string]string{
+	"empty":   ``,
+	"braces":  "{}\n",
+	"two":     "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]\n      }\n    ]\n  }\n}\n",
+	"four":    "{\n    \"permissions\": {\"allow\": [\"Bash(ls)\"]},\n    \"hooks\": {\n        \"PreToolUse\": []\n    }\n}",
+	"tabs":    "{\n\t\"hooks\": {\n\t\t\"Stop\": [\n\t\t\t{\"matcher\": \"\", \"hooks\": []}\n\t\t]\n\t}\n}\n",
+	"compact": `{"hooks":{"Stop":[{"hooks":[]}]},"env":{"A":"1"}}`,
+	"inline":  "{\n  \"hooks\": {\"Stop\": [{\"hooks\": []}]}\n}\n",
+	"comment": "// my settings\n{\n  /* hooks below */\n  \"hooks\": {\n    \"Stop\": [] // none yet\n  }\n}\n",
+	"crlf":    "{\r\n  \"theme\": \"dark\"\r\n}\r\n",
+	"dupkey":  "{\"hooks\": 1, \"hooks\": {}}",
+}
+
+func TestAppendRemoveRoundTrip(t *testing.T) {
+	for name, src := range files {
+		for _, path := range [][]string{{"hooks", "Stop"}, {"hooks", "UserPromptSubmit"}, {"new", "deep", "list"}} {
+			d, err := Open([]byte(src))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if err := d.Append(path, group); err != nil {
+				t.Fatalf("%s %v: append: %v", name, path, err)
+			}
+			var check any
+			if name != "comment" && json.Unmarshal(d.Src, &check) != nil {
+				t.Fatalf("%s %v: not JSON after append:\n%s", name, path, d.Src)
+			}
+			arr := d.Get(path...)
+			if arr == nil || arr.Kind != Array {
+				t.Fatalf("%s %v: no array after append:\n%s", name, path, d.Src)
+			}
+			last := arr.Elems[len(arr.Elems)-1]
+			var got, want any
+			json.Unmarshal(d.Text(last), &got)
+			json.Unmarshal(group, &want)
+			if !equalJSON(got, want) {
+				t.Fatalf("%s %v: appended %s", name, path, d.Text(last))
+			}
+			// Remove the element, then the containers the append made.
+			if err := d.Remove(last); err != nil {
+				t.Fatal(err)
+			}
+			for i := len(path); i > 0; i-- {
+				v := d.Get(path[:i]...)
+				if v != nil && len(v.Members) == 0 && len(v.Elems) == 0 && !strings.Contains(src, `"`+path[i-1]+`"`) {
+					if err := d.Remove(v); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			want2 := src
+			if want2 == "" {
+				want2 = "{}\n"
+			}
+			if string(d.Src) != want2 {
+				t.Errorf("%s %v: not byte-identical after append and remove:\n got %q\nwant %q", name, path, d.Src, want2)
+			}
+		}
+	}
+}
+
+func equalJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func TestIndentFollowsTheFile(t *testing.T) {
+	d, _ := Open([]byte(files["four"]))
+	d.Append([]string{"hooks", "Stop"}, []byte(`{"a":1}`))
+	want := "{\n    \"permissions\": {\"allow\": [\"Bash(ls)\"]},\n    \"hooks\": {\n        \"PreToolUse\": [],\n        \"Stop\": [\n            {\n                \"a\": 1\n            }\n        ]\n    }\n}"
+	if string(d.Src) != want {
+		t.Errorf("got\n%s\nwant\n%s", d.Src, want)
+	}
+	d, _ = Open([]byte(files["compact"]))
+	d.Append([]string{"hooks", "Stop"}, []byte(`{"a": 1}`))
+	if want := `{"hooks":{"Stop":[{"hooks":[]}, {"a":1}]},"env":{"A":"1"}}`; string(d.Src) != want {
+		t.Errorf("compact: got %s", d.Src)
+	}
+}
+
+func TestReplaceAndRefuse(t *testing.T) {
+	d, _ := Open([]byte(files["two"]))
+	stop := d.Get("hooks", "Stop")
+	if err := d.Replace(stop.Elems[0], []byte(`{"b":[1,2]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(d.Src), "\"Stop\": [\n      {\n        \"b\": [\n          1,\n          2\n        ]\n      }\n    ]") {
+		t.Errorf("replace:\n%s", d.Src)
+	}
+	before := string(d.Src)
+	if err := d.Append([]string{"model", "x"}, group); err == nil {
+		t.Error("appended below a string")
+	}
+	if string(d.Src) != before {
+		t.Error("a refused append changed the text")
+	}
+	for _, bad := range []string{"[]", "{", `{"a":}`, `{"a":1,}`, "{} x", strings.Repeat("[", 500)} {
+		if _, err := Open([]byte(bad)); err == nil {
+			t.Errorf("Open(%.20q) accepted it", bad)
+		}
+	}
+}
+
+func FuzzOpen(f *testing.F) {
+	for _, s := range files {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		d, err := Open([]byte(src))
+		if err != nil {
+			return
+		}
+		before := string(d.Src)
+		hadHooks, hadStop := d.Get("hooks") != nil, d.Get("hooks", "Stop") != nil
+		if err := d.Append([]string{"hooks", "Stop"}, group); err != nil {
+			return
+		}
+		arr := d.Get("hooks", "Stop")
+		if err := d.Remove(arr.Elems[len(arr.Elems)-1]); err != nil {
+			t.Fatal(err)
+		}
+		if v := d.Get("hooks", "Stop"); v != nil && !hadStop {
+			d.Remove(v)
+		}
+		if v := d.Get("hooks"); v != nil && !hadHooks {
+			d.Remove(v)
+		}
+		// An empty container's inner whitespace ("{ }") is not kept: the
+		// container comes back as "{}". Everything else, comments inside
+		// empty containers too, comes back exactly.
+		if string(d.Src) != before && !emptyWithSpace.MatchString(before) {
+			t.Fatalf("not restored:\n%q\n%q", before, d.Src)
+		}
+	})
+}
+
+var emptyWithSpace = regexp.MustCompile(`[\[{]\s+[\]}]`)

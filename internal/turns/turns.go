@@ -1,0 +1,78 @@
+// Package turns reads agent turns out of the journal: it numbers them
+// (t<n>, counted per working tree), finds the turn a session is in, and
+// says whose change a path is (DESIGN section 6.3) from the windows between
+// consecutive captures.
+package turns
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// Number returns n for a turn id "t<n>", or 0.
+func Number(id string) int {
+	s, ok := strings.CutPrefix(id, "t")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// Next returns the id the next turn of this working tree gets. Turn numbers
+// are never reused, so that t<n> keeps naming one turn.
+func Next(j *store.Journal) string {
+	n := 0
+	for _, ev := range j.Events {
+		if c := ev.Checkpoint; c != nil {
+			n = max(n, Number(c.Turn))
+		}
+	}
+	return "t" + strconv.Itoa(n+1)
+}
+
+// Current returns the turn session is in: the turn of its newest record
+// that has one, or "" when none has. A turn stays current after its end,
+// because a background subagent can still write after the main agent
+// stopped; its tool calls belong to that turn.
+func Current(j *store.Journal, session string) string {
+	if session == "" {
+		return ""
+	}
+	for i := len(j.Events) - 1; i >= 0; i-- {
+		c := j.Events[i].Checkpoint
+		if c != nil && c.Session == session && c.Turn != "" {
+			return c.Turn
+		}
+	}
+	return ""
+}
+
+// IsStart reports whether a checkpoint was taken at the start of a turn (a
+// prompt, or a program started by `git checkpoint run`).
+func IsStart(r *store.Record) bool {
+	return r.Reason == store.ReasonTurnStart || r.Reason == store.ReasonRunStart
+}
+
+// LatestStarts returns the checkpoints taken at turn starts, newest first,
+// each once (a turn start that reused a checkpoint names that checkpoint).
+func LatestStarts(j *store.Journal) []*store.Record {
+	var out []*store.Record
+	seen := map[string]bool{}
+	for i := len(j.Events) - 1; i >= 0; i-- {
+		c := j.Events[i].Checkpoint
+		if c == nil || !IsStart(c) || seen[c.ID] {
+			continue
+		}
+		seen[c.ID] = true
+		if r := j.ByID(c.ID); r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,223 @@
+package turns
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/restore"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// Classes of a path in a rewind's plan (DESIGN section 6.3).
+const (
+	ClassAgent        = "agent"        // an edit tool call of an agent turn named it
+	ClassTurn         = "turn"         // it changed while one agent turn ran (a shell command, usually)
+	ClassOutside      = "outside"      // it changed between turns: a person, or another agent
+	ClassUnattributed = "unattributed" // there is no turn information to tell
+)
+
+type kind int
+
+const (
+	gap          kind = iota // nobody's turn, or several at once
+	turnWindow               // one turn ran from one end to the other, alone
+	rewindWindow             // a rewind's own writes, between its safety checkpoint and its result
+)
+
+// window is the stretch between two consecutive captures, or between the
+// newest capture and the tree now. Its changes are the difference of the
+// two trees.
+type window struct {
+	from, to string // trees
+	kind     kind
+	// outside marks a gap after the first recorded turn: what changed in
+	// it was not shown to be an agent's. Gaps before any turn was recorded
+	// tell nothing either way.
+	outside bool
+	// named lists the paths the tool call ending a turn window named.
+	named []string
+}
+
+// span is the stretch of journal positions one turn covers: from its first
+// record (its start) to its last (its end, or a later write of a
+// background subagent).
+type span struct{ first, last int }
+
+// windows lists the windows from target (its first record in the journal)
+// to current, the tree now. Checkpoints that were pruned are passed over,
+// which merges the windows around them; a merged window that spans a turn
+// boundary is a gap, so pruning only makes the classes more cautious.
+func windows(j *store.Journal, target *store.Record, current string) []window {
+	var recs []*store.Record
+	pruned := map[string]bool{}
+	for _, ev := range j.Events {
+		if ev.Checkpoint != nil {
+			recs = append(recs, ev.Checkpoint)
+		}
+		for _, id := range ev.Pruned {
+			pruned[id] = true
+		}
+	}
+	spans := map[string]*span{}
+	firstTurn := -1
+	start := -1
+	for i, r := range recs {
+		if start < 0 && r.ID == target.ID {
+			start = i
+		}
+		if r.Turn == "" {
+			continue
+		}
+		if firstTurn < 0 {
+			firstTurn = i
+		}
+		if s := spans[r.Turn]; s != nil {
+			s.last = i
+		} else {
+			spans[r.Turn] = &span{i, i}
+		}
+	}
+	if start < 0 {
+		// Not in the journal: everything since is one unknown stretch.
+		return []window{{from: target.Tree, to: current, outside: firstTurn >= 0}}
+	}
+	pos := []int{start}
+	for i := start + 1; i < len(recs); i++ {
+		if !pruned[recs[i].ID] {
+			pos = append(pos, i)
+		}
+	}
+	var out []window
+	for k := 1; k < len(pos); k++ {
+		out = append(out, between(recs, spans, firstTurn, pos[k-1], pos[k]))
+	}
+	// From the newest capture to now nobody recorded anything: a gap.
+	last := pos[len(pos)-1]
+	return append(out, window{from: recs[last].Tree, to: current, outside: firstTurn >= 0 && last >= firstTurn})
+}
+
+// between classifies the window from record x to record y. It is a turn
+// window when exactly one turn was running at both ends and no other turn
+// overlapped it.
+func between(recs []*store.Record, spans map[string]*span, firstTurn, x, y int) window {
+	w := window{from: recs[x].Tree, to: recs[y].Tree}
+	if y == x+1 && recs[x].Reason == store.ReasonPreRewind && recs[y].Reason == store.ReasonRewind {
+		w.kind = rewindWindow
+		return w
+	}
+	covering, overlapping := "", 0
+	for id, s := range spans {
+		if s.first <= x && s.last >= y {
+			covering = id
+		}
+		if s.first < y && s.last > x {
+			overlapping++
+		}
+	}
+	if covering != "" && overlapping == 1 {
+		w.kind = turnWindow
+		if recs[y].Reason == store.ReasonTool && recs[y].Turn == covering {
+			w.named = recs[y].Paths
+		}
+		return w
+	}
+	w.outside = firstTurn >= 0 && x >= firstTurn
+	return w
+}
+
+// hasTurns reports whether any checkpoint belongs to a turn.
+func hasTurns(j *store.Journal) bool {
+	for _, ev := range j.Events {
+		if c := ev.Checkpoint; c != nil && c.Turn != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Classify returns the classifier of a rewind from current (the tree now)
+// to target. Without any turn in the journal every path is unattributed
+// and git is not asked; otherwise one `git diff-tree --stdin` lists what
+// each window changed.
+func Classify(ctx context.Context, r *git.Runner, j *store.Journal, target *store.Record, current string) (restore.Classifier, error) {
+	if !hasTurns(j) {
+		return func(string) string { return ClassUnattributed }, nil
+	}
+	ws := windows(j, target, current)
+	changed, err := changes(ctx, r, ws)
+	if err != nil {
+		return nil, err
+	}
+	outside, turn, agent := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for i, w := range ws {
+		switch {
+		case w.kind == turnWindow:
+			for _, p := range changed[i] {
+				turn[p] = true
+			}
+			for _, p := range w.named {
+				agent[p] = true
+			}
+		case w.kind == gap && w.outside:
+			for _, p := range changed[i] {
+				outside[p] = true
+			}
+		}
+	}
+	return func(p string) string {
+		switch {
+		case outside[p]:
+			return ClassOutside
+		case agent[p]:
+			return ClassAgent
+		case turn[p]:
+			return ClassTurn
+		}
+		return ClassUnattributed
+	}, nil
+}
+
+// changes lists, for each window that can decide a class, the paths its
+// two trees differ in, with one git process for all of them.
+func changes(ctx context.Context, r *git.Runner, ws []window) ([][]string, error) {
+	out := make([][]string, len(ws))
+	var in strings.Builder
+	var asked []int
+	for i, w := range ws {
+		if w.from == w.to || w.from == "" || w.to == "" || (w.kind != turnWindow && !w.outside) {
+			continue
+		}
+		fmt.Fprintf(&in, "%s %s\n", w.from, w.to)
+		asked = append(asked, i)
+	}
+	if len(asked) == 0 {
+		return out, nil
+	}
+	res, err := r.Run(ctx, git.Cmd{Args: []string{"diff-tree", "--stdin", "-r", "-z", "--no-renames", "--name-only"},
+		Stdin: []byte(in.String())})
+	if err != nil {
+		return nil, err
+	}
+	// The output repeats each input line ("FROM TO\n") before the
+	// NUL-terminated paths of that pair.
+	s, k := string(res), -1
+	for len(s) > 0 {
+		if k+1 < len(asked) {
+			w := ws[asked[k+1]]
+			head := w.from + " " + w.to
+			if strings.HasPrefix(s, head+"\n") || strings.HasPrefix(s, head+"\x00") {
+				k++
+				s = s[len(head)+1:]
+				continue
+			}
+		}
+		p, rest, _ := strings.Cut(s, "\x00")
+		if k >= 0 && p != "" {
+			out[asked[k]] = append(out[asked[k]], p)
+		}
+		s = rest
+	}
+	return out, nil
+}
