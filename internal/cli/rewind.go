@@ -63,6 +63,8 @@ type prepared struct {
 	snap   *capture.Snapshot
 	target *store.Record
 	plan   *restore.Plan
+	// interrupted is an earlier rewind that started and never ended.
+	interrupted *store.Rewind
 }
 
 func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -88,10 +90,24 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	// A killed rewind leaves its staged files behind; the lock says no
+	// rewind of this tree is running now.
+	restore.CleanStaging(s.store.Path("staging"))
 	pr, err := c.prepare(ctx, s, opts)
 	if err != nil {
 		unlock()
 		return err
+	}
+	if !c.DryRun && len(pr.plan.Files) == 0 && pr.interrupted != nil && c.Undo {
+		// The interrupted rewind never changed a file (or its undo already
+		// happened): the tree is back, so close it.
+		end := *pr.interrupted
+		exact := true
+		end.Exact = &exact
+		if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end}); err != nil {
+			unlock()
+			return err
+		}
 	}
 	if c.DryRun || len(pr.plan.Files) == 0 {
 		unlock()
@@ -140,12 +156,21 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	}
 	pr := &prepared{j: j}
 	started, ended := j.LastRewind()
+	if started != nil && !ended {
+		pr.interrupted = started
+	}
 	switch {
 	case c.Undo:
 		if started == nil {
 			return nil, fault.New("not_found.nothing_to_undo", "there is no rewind to undo")
 		}
-		if pr.target, err = resolve(j, refs, started.Safety); err != nil {
+		back := started.Safety
+		if pr.interrupted != nil && started.Undo {
+			// An interrupted undo is finished, not undone: its target is
+			// the tree before the rewind it was undoing.
+			back = started.Target
+		}
+		if pr.target, err = resolve(j, refs, back); err != nil {
 			return nil, err
 		}
 	case c.ID != "":
@@ -154,7 +179,7 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 		}
 	}
 	if started != nil && !ended && !c.Undo && !c.Force {
-		return nil, fault.New("conflict.interrupted_rewind", "a rewind to %s was interrupted before it finished", started.Target).
+		return nil, fault.New("conflict.interrupted_rewind", "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
 			WithHint("undo it with 'git rewind --undo' (back to safety checkpoint " + started.Safety + "), or pass --force to rewind anyway").
 			WithData(map[string]string{"target": started.Target, "safety": started.Safety})
 	}
@@ -196,18 +221,39 @@ func defaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Re
 // apply takes the safety checkpoint, writes the plan and verifies the
 // result. The caller holds the lock.
 func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
+	fail := failpoint(s.sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))
+	step := func(name string) error {
+		if fail == nil {
+			return nil
+		}
+		return fail(name)
+	}
 	safety, err := s.cap.Record(ctx, pr.j, pr.snap, capture.Options{Reason: store.ReasonPreRewind, NoDedup: true,
 		Label: "before rewind to " + pr.target.ID})
 	if err != nil {
 		return fault.Wrap(err, fault.As(err).Code, "cannot take the safety checkpoint, so nothing was changed")
+	}
+	if err := step("safety"); err != nil {
+		return fault.Wrap(err, "failed.io", "the rewind did not start, so nothing was changed")
 	}
 	rw := &store.Rewind{Target: pr.target.ID, Commit: pr.target.Commit, Safety: safety.ID,
 		Plan: pr.plan.ID, Files: len(pr.plan.Files), Undo: c.Undo}
 	if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindStarted, Rewind: rw}); err != nil {
 		return err
 	}
-	applier := &restore.Applier{Git: s.git, Top: s.repo.Top, Staging: s.store.Path("staging"),
-		Failpoint: failpoint(s.sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))}
+	// ended journals the end of a rewind that stopped with the tree in a
+	// known state (untouched, or put back), so that the next rewind is not
+	// refused as interrupted.
+	ended := func(err error) error {
+		end := *rw
+		end.Error = fault.As(err).Message
+		s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end})
+		return err
+	}
+	if err := step("started"); err != nil {
+		return ended(fault.Wrap(err, "failed.io", "the rewind stopped before it changed anything"))
+	}
+	applier := &restore.Applier{Git: s.git, Top: s.repo.Top, Staging: s.store.Path("staging"), Failpoint: fail}
 	if err := s.store.Init(); err == nil {
 		err = mkdirAll(applier.Staging)
 	}
@@ -215,11 +261,8 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	err = applier.Apply(ctx, pr.plan, safety.ID)
 	stop()
 	if err != nil {
-		fe := fault.As(err)
-		if fe.Code != "failed.rewind_partial" {
-			end := *rw
-			end.Error = fe.Message
-			s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end})
+		if fault.As(err).Code != "failed.rewind_partial" {
+			return ended(err)
 		}
 		return err
 	}
@@ -231,9 +274,15 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	if err != nil {
 		return err
 	}
+	if err := step("captured"); err != nil {
+		return err
+	}
 	end := *rw
 	end.Exact = &exact
 	if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end}); err != nil {
+		return err
+	}
+	if err := step("ended"); err != nil {
 		return err
 	}
 	return s.printPlan(ctx, pr, false, &appliedInfo{safety: safety.ID, exact: exact})

@@ -148,21 +148,39 @@ func mkdirAll(dir string) error {
 }
 
 // failpoint returns the test-only failure injector named by
-// GIT_CHECKPOINT_FAILPOINT: "STEP" or "STEP:error" fails the rewind at STEP
-// with an I/O error, "STEP:kill" kills the process there (SIGKILL, as a
-// crash or power loss would). STEP is one of staged, delete-N, deleted,
-// rename-N, renamed (and undo- versions while putting a tree back).
+// GIT_CHECKPOINT_FAILPOINT, a comma-separated list of STEP or STEP:ACTION.
+// ACTION is "error" (the default: the step fails as an I/O error would),
+// "kill" (the process kills itself with SIGKILL, as a crash or power loss
+// would) or "stop" (it stops itself with SIGSTOP, so a test can change the
+// tree at exactly that point and let it continue with SIGCONT).
+//
+// The steps of a rewind, in order: safety (the safety checkpoint exists,
+// nothing else happened), started (rewind_started is journaled), staged,
+// delete-N, deleted, rename-N, renamed (see restore.Applier), head and
+// index (--reset-head moved the branch, then the index), captured (the
+// result is checkpointed and verified) and ended (rewind_ended is
+// journaled). Putting a tree back after a failure goes through the same
+// file steps with an "undo-" prefix.
 func failpoint(spec string) func(string) error {
 	if spec == "" {
 		return nil
 	}
-	step, action, _ := strings.Cut(spec, ":")
+	actions := map[string]string{}
+	for _, item := range strings.Split(spec, ",") {
+		step, action, _ := strings.Cut(strings.TrimSpace(item), ":")
+		actions[step] = action
+	}
 	return func(at string) error {
-		if at != step {
+		action, ok := actions[at]
+		if !ok {
 			return nil
 		}
-		if action == "kill" {
+		switch action {
+		case "kill":
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		case "stop":
+			syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+			return nil
 		}
 		return errors.New("injected failure at " + at)
 	}
