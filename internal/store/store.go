@@ -62,6 +62,13 @@ func (s *Store) Append(j *Journal, ev Event) error {
 	if err := s.Init(); err != nil {
 		return err
 	}
+	if len(j.Problems) > 0 {
+		// Never append to a damaged journal: a line chained to a broken
+		// one would be as doubtful as it is.
+		if _, err := s.Rebuild(j); err != nil {
+			return err
+		}
+	}
 	if err := appendJournal(s.Path("journal.jsonl"), j, ev); err != nil {
 		return fault.Wrap(err, "failed.io", "cannot write the journal")
 	}
