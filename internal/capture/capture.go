@@ -70,13 +70,25 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		}
 	}
 	snap := &Snapshot{Skipped: st.skipped()}
+	entries, beyond := beyondSymlink(c.Repo.Top, entries)
 	updates, err := c.select_(ctx, entries, snap)
 	if err != nil {
 		return nil, err
 	}
+	if len(beyond) > 0 {
+		// update-index refuses to even remove a path below a symlink;
+		// --force-remove drops the entries without looking at the tree.
+		if _, err := c.Git.Run(ctx, git.Cmd{
+			Args:  []string{"update-index", "-z", "--force-remove", "--stdin"},
+			Index: c.privateIndex(), Stdin: nulList(beyond),
+		}); err != nil {
+			return nil, err
+		}
+		snap.Changes.Deleted += len(beyond)
+	}
 	prevTree := st.Tree
 	switch {
-	case len(updates) == 0 && !seeded && st.Tree != "":
+	case len(updates) == 0 && len(beyond) == 0 && !seeded && st.Tree != "":
 		// Nothing changed since the private index last produced a tree:
 		// skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
@@ -173,6 +185,48 @@ func parseStatus(out []byte) []entry {
 		}
 	}
 	return entries
+}
+
+// beyondSymlink takes out of entries the deleted paths that are gone
+// because a leading directory became a symlink (an agent ran
+// `rm -r dir && ln -s elsewhere dir`), and returns them apart.
+func beyondSymlink(top string, entries []entry) (rest []entry, beyond []string) {
+	rest = entries[:0:0]
+	isLink := map[string]bool{}
+	for _, e := range entries {
+		if e.kind == '1' && e.y == 'D' && leadingSymlink(top, e.path, isLink) {
+			beyond = append(beyond, e.path)
+			continue
+		}
+		rest = append(rest, e)
+	}
+	return rest, beyond
+}
+
+// leadingSymlink reports whether a leading component of path is a symlink,
+// remembering the answer per directory.
+func leadingSymlink(top, path string, isLink map[string]bool) bool {
+	for i := strings.IndexByte(path, '/'); i >= 0; i = nextSlash(path, i) {
+		dir := path[:i]
+		link, ok := isLink[dir]
+		if !ok {
+			fi, err := os.Lstat(filepath.Join(top, dir))
+			link = err == nil && fi.Mode()&os.ModeSymlink != 0
+			isLink[dir] = link
+		}
+		if link {
+			return true
+		}
+	}
+	return false
+}
+
+func nextSlash(path string, i int) int {
+	j := strings.IndexByte(path[i+1:], '/')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
 }
 
 func touchesIgnoreRules(entries []entry) bool {
