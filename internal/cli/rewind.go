@@ -274,6 +274,7 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	if err != nil {
 		return err
 	}
+	leaveUnwritten(pr.plan, applier.Left)
 	if err := step("captured"); err != nil {
 		return err
 	}

@@ -86,6 +86,27 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 	return nil
 }
 
+// leaveUnwritten moves the paths the rewind found in the way while writing
+// from the plan's files to its left list, so that what is printed is what
+// happened.
+func leaveUnwritten(p *restore.Plan, left []restore.Left) {
+	if len(left) == 0 {
+		return
+	}
+	skip := map[string]bool{}
+	for _, l := range left {
+		skip[l.Path] = true
+	}
+	files := p.Files[:0:0]
+	for _, f := range p.Files {
+		if !skip[f.Path] {
+			files = append(files, f)
+		}
+	}
+	p.Files = files
+	p.Left = append(p.Left, left...)
+}
+
 func (s *session) printLeft(p *restore.Plan) {
 	if len(p.Left) == 0 {
 		return

@@ -26,6 +26,10 @@ type Applier struct {
 	// error it returns is treated as a failure at that step. Tests use it
 	// to crash or fail a rewind at every step.
 	Failpoint func(step string) error
+	// Left collects the paths Apply did not touch because a leading
+	// component stopped being a real directory after the plan was made
+	// (a symlink or a file swapped in): nothing is written through it.
+	Left []Left
 }
 
 // Apply makes the working tree match the plan's target for the plan's
@@ -92,7 +96,9 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) er
 		if err := fail("delete-" + strconv.Itoa(i)); err != nil {
 			return err
 		}
-		if err := removeFile(root, f.Path); err != nil {
+		if err := removeFile(root, f.Path); a.inWay(err, f.Path) {
+			continue
+		} else if err != nil {
 			return fmt.Errorf("cannot delete %s: %w", f.Path, err)
 		}
 		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
@@ -115,11 +121,24 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) er
 		if err := fail("rename-" + strconv.Itoa(i)); err != nil {
 			return err
 		}
-		if err := renameInto(root, filepath.Join(stage, "files", f.Path), f.Path); err != nil {
+		if err := renameInto(root, filepath.Join(stage, "files", f.Path), f.Path); a.inWay(err, f.Path) {
+			continue
+		} else if err != nil {
 			return fmt.Errorf("cannot write %s: %w", f.Path, err)
 		}
 	}
 	return fail("renamed")
+}
+
+// inWay reports whether err is a leading component of path that is not a
+// real directory, and if so leaves the path as it is.
+func (a *Applier) inWay(err error, path string) bool {
+	var iw *inWayError
+	if !errors.As(err, &iw) {
+		return false
+	}
+	a.Left = append(a.Left, Left{Path: path, Reason: LeftSymlinkInWay})
+	return true
 }
 
 // stage writes the target content of files under stage/files through a

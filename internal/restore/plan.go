@@ -33,6 +33,9 @@ const (
 	LeftSkipWork     = "skip_worktree"
 	LeftGitlink      = "gitlink"
 	LeftIgnoredInWay = "ignored_in_the_way"
+	// LeftSymlinkInWay is a path whose leading directory became a symlink
+	// or a file while the rewind ran; it is never written through.
+	LeftSymlinkInWay = "symlink_in_the_way"
 )
 
 // File is one path the plan changes.
