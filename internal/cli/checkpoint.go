@@ -14,6 +14,7 @@ type checkpointCLI struct {
 	Show   showCmd   `cmd:"" help:"Show one checkpoint's record."`
 	Diff   diffCmd   `cmd:"" help:"Show what changed between a checkpoint and the working tree or another checkpoint."`
 	Status statusCmd `cmd:"" help:"Show the store, counts and any interrupted rewind."`
+	Prune  pruneCmd  `cmd:"" help:"Apply retention now: delete old checkpoints' refs (never runs gc)."`
 	Doctor doctorCmd `cmd:"" help:"Check the store and its surroundings; say how to fix each problem."`
 }
 
