@@ -18,12 +18,13 @@ type statusDoc struct {
 	Top         string        `json:"top"`
 	StateDir    string        `json:"state_dir"`
 	Checkpoints int           `json:"checkpoints"`
-	// DiskBytes is what the objects only checkpoints hold take on disk:
-	// what pruning and gc would eventually free.
-	DiskBytes int64 `json:"disk_bytes"`
 	Latest      *store.Record `json:"latest"`
 	Interrupted *store.Rewind `json:"interrupted_rewind"`
 	Problems    []string      `json:"journal_problems,omitempty"`
+
+	// DiskBytes is what the objects only checkpoints hold take on disk:
+	// what pruning and gc would eventually free.
+	DiskBytes int64 `json:"disk_bytes"`
 }
 
 func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
