@@ -17,6 +17,10 @@ type Options struct {
 	Paths                      []string // paths the agent's event named
 	Transcript, TranscriptAt   string
 	NoDedup                    bool // safety checkpoints are never deduped
+	// Index, when set, is a tree (the real index before --reset-head
+	// resets it) that the checkpoint keeps reachable, through an extra
+	// parent commit holding it.
+	Index string
 }
 
 // identity is the author and committer of every checkpoint commit: the tool
@@ -71,6 +75,14 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 	}
 	if c.Repo.Head != "" {
 		parents = append(parents, c.Repo.Head)
+	}
+	if opts.Index != "" {
+		idx := &store.Record{ID: "index", Tree: opts.Index, Reason: "index", Label: "the index before the rewind"}
+		commit, err := c.commitTree(ctx, idx, nil)
+		if err != nil {
+			return nil, err
+		}
+		parents = append(parents, commit)
 	}
 	for attempt := 0; ; attempt++ {
 		rec.N = j.MaxN() + 1

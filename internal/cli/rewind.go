@@ -28,6 +28,9 @@ type rewindCLI struct {
 	Undo    bool     `help:"Undo the last rewind: go back to its safety checkpoint."`
 	Force   bool     `help:"Rewind even though an earlier rewind was interrupted."`
 	Paths   []string `kong:"-"`
+
+	ResetHead bool   `name:"reset-head" help:"Also move the branch (or detached HEAD) back to the checkpoint's HEAD and reset the index to it, when no commit it drops was pushed."`
+	Worktree  string `name:"worktree" placeholder:"PATH" help:"Leave this tree alone: create a new linked worktree at PATH, on a new branch at the checkpoint's HEAD, holding the checkpoint's files."`
 }
 
 // Rewind runs git-rewind with args and returns its exit status.
@@ -65,6 +68,9 @@ type prepared struct {
 	plan   *restore.Plan
 	// interrupted is an earlier rewind that started and never ended.
 	interrupted *store.Rewind
+	// move is what happens to HEAD and the index (--reset-head, or the
+	// --undo of a rewind that moved them); nil when they stay.
+	move *headMove
 }
 
 func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -76,6 +82,12 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return fault.New("invalid.usage", "--undo takes no checkpoint id").
 			WithHint("'git rewind --undo' goes back to the safety checkpoint of the last rewind")
 	}
+	if err := c.checkFlags(); err != nil {
+		return err
+	}
+	if c.Worktree != "" {
+		return c.fork(ctx, s)
+	}
 	var opts restore.Options
 	for _, p := range c.Paths {
 		rel, err := s.rel(p)
@@ -85,6 +97,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		opts.Paths = append(opts.Paths, rel)
 	}
 	opts.Outside = c.Outside
+	opts.ResetHead = c.ResetHead
 
 	unlock, err := s.lock(ctx)
 	if err != nil {
@@ -98,7 +111,8 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		unlock()
 		return err
 	}
-	if !c.DryRun && len(pr.plan.Files) == 0 && pr.interrupted != nil && c.Undo {
+	nothing := len(pr.plan.Files) == 0 && pr.move == nil
+	if !c.DryRun && nothing && pr.interrupted != nil && c.Undo {
 		// The interrupted rewind never changed a file (or its undo already
 		// happened): the tree is back, so close it.
 		end := *pr.interrupted
@@ -109,7 +123,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 			return err
 		}
 	}
-	if c.DryRun || len(pr.plan.Files) == 0 {
+	if c.DryRun || nothing {
 		unlock()
 		return s.printPlan(ctx, pr, true, nil)
 	}
@@ -159,6 +173,7 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	if started != nil && !ended {
 		pr.interrupted = started
 	}
+	undone := started
 	switch {
 	case c.Undo:
 		if started == nil {
@@ -169,6 +184,7 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 			// An interrupted undo is finished, not undone: its target is
 			// the tree before the rewind it was undoing.
 			back = started.Target
+			undone = rewindWithSafety(j, started.Target)
 		}
 		if pr.target, err = resolve(j, refs, back); err != nil {
 			return nil, err
@@ -188,6 +204,15 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 			WithHint("finish or abort it first (git " + op + " --continue / --abort); a rewind now would mix its files with the " + op + "'s").
 			WithData(map[string]string{"operation": op})
 	}
+	switch {
+	case c.ResetHead && pr.target != nil:
+		pr.move, err = s.planHeadMove(ctx, pr.target)
+	case c.Undo && undone != nil:
+		pr.move, err = s.undoHeadMove(undone)
+	}
+	if err != nil {
+		return nil, err
+	}
 	if pr.snap, err = s.cap.Snapshot(ctx, j); err != nil {
 		return nil, err
 	}
@@ -197,8 +222,22 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 				WithHint("list them with 'git checkpoint list'")
 		}
 	}
+	if c.ResetHead && pr.move == nil && s.repo.Head != pr.target.Head {
+		// The target came from the default choice, after the snapshot.
+		if pr.move, err = s.planHeadMove(ctx, pr.target); err != nil {
+			return nil, err
+		}
+	}
 	pr.plan, err = restore.Compute(ctx, s.git, s.repo.Top, pr.snap.Tree, s.repo.Head, pr.snap.Skipped, pr.target, opts, nil)
-	return pr, err
+	if err != nil {
+		return nil, err
+	}
+	if pr.move != nil {
+		if pr.move.index, err = s.saveIndex(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return pr, nil
 }
 
 // defaultTarget is the newest checkpoint whose tree differs from tree,
@@ -228,8 +267,12 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 		}
 		return fail(name)
 	}
+	keepIndex := ""
+	if pr.move != nil {
+		keepIndex = pr.move.index
+	}
 	safety, err := s.cap.Record(ctx, pr.j, pr.snap, capture.Options{Reason: store.ReasonPreRewind, NoDedup: true,
-		Label: "before rewind to " + pr.target.ID})
+		Label: "before rewind to " + pr.target.ID, Index: keepIndex})
 	if err != nil {
 		return fault.Wrap(err, fault.As(err).Code, "cannot take the safety checkpoint, so nothing was changed")
 	}
@@ -238,6 +281,9 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	}
 	rw := &store.Rewind{Target: pr.target.ID, Commit: pr.target.Commit, Safety: safety.ID,
 		Plan: pr.plan.ID, Files: len(pr.plan.Files), Undo: c.Undo}
+	if m := pr.move; m != nil {
+		rw.HeadRef, rw.HeadFrom, rw.HeadTo, rw.Index = m.ref, m.from, m.to, m.index
+	}
 	if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindStarted, Rewind: rw}); err != nil {
 		return err
 	}
@@ -260,6 +306,17 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	stop := s.progress("restoring " + pr.target.ID)
 	err = applier.Apply(ctx, pr.plan, safety.ID)
 	stop()
+	if err == nil && pr.move != nil {
+		reason := "rewind: reset to " + pr.target.ID
+		if c.Undo {
+			reason = "rewind --undo: back to " + short(pr.move.to)
+		}
+		if err = s.moveHead(ctx, pr.move, reason, step); err != nil {
+			err = applier.Revert(ctx, pr.plan, safety.ID, err)
+		} else {
+			s.repo.Head = pr.move.to
+		}
+	}
 	if err != nil {
 		if fault.As(err).Code != "failed.rewind_partial" {
 			return ended(err)
@@ -337,4 +394,31 @@ func (s *session) confirm(question string) bool {
 		return true
 	}
 	return false
+}
+
+// rewindWithSafety finds the rewind whose safety checkpoint is id: the one
+// an interrupted --undo was undoing.
+func rewindWithSafety(j *store.Journal, id string) *store.Rewind {
+	for i := len(j.Events) - 1; i >= 0; i-- {
+		if rw := j.Events[i].Rewind; j.Events[i].Type == store.EventRewindStarted && rw != nil && rw.Safety == id {
+			return rw
+		}
+	}
+	return nil
+}
+
+// checkFlags refuses combinations that would not mean one clear thing.
+func (c *rewindCLI) checkFlags() error {
+	bad := func(msg string) error {
+		return fault.New("invalid.usage", "%s", msg).WithHint("see 'git rewind --help'")
+	}
+	switch {
+	case c.ResetHead && c.Undo:
+		return bad("--undo takes no --reset-head: it moves HEAD back by itself when the rewind it undoes moved it")
+	case c.ResetHead && len(c.Paths) > 0:
+		return bad("--reset-head restores the whole tree: it takes no paths")
+	case c.Worktree != "" && (c.Undo || c.ResetHead || c.Plan != "" || c.Force || len(c.Paths) > 0):
+		return bad("--worktree leaves this tree alone: it takes no --undo, --reset-head, --plan, --force or paths")
+	}
+	return nil
 }

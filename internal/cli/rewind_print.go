@@ -64,7 +64,9 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 	}
 	o.Printf("%d %s: %s\n", len(p.Files), plural(len(p.Files), "path", "paths"), strings.Join(parts, ", "))
 	s.printLeft(p)
-	if head.Moves || (head.From != head.To) {
+	if pr.move != nil {
+		o.Printf("HEAD: %s\n", headMoveNote(pr.move, pr.target.ID, done != nil))
+	} else if head.Moves || (head.From != head.To) {
 		switch {
 		case head.To == "":
 			o.Printf("note: HEAD was unborn at %s; the restored files will show as changes against HEAD\n", pr.target.ID)
@@ -121,6 +123,9 @@ func (s *session) printLeft(p *restore.Plan) {
 // many commits.
 func (s *session) headNote(ctx context.Context, pr *prepared) (headNote, error) {
 	n := headNote{From: s.repo.Head, To: pr.target.Head}
+	if m := pr.move; m != nil {
+		return headNote{Moves: true, From: m.from, To: m.to, Commits: len(m.dropped)}, nil
+	}
 	if n.From == n.To || n.From == "" || n.To == "" {
 		return n, nil
 	}

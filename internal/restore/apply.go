@@ -42,6 +42,13 @@ func (a *Applier) Apply(ctx context.Context, p *Plan, safetyID string) error {
 	if err == nil {
 		return nil
 	}
+	return a.Revert(ctx, p, safetyID, err)
+}
+
+// Revert puts back what Apply wrote, after err stopped the rewind (in Apply
+// itself, or in a step after it such as moving HEAD), and returns err as
+// failed.rewind_undone, or failed.rewind_partial if putting back failed.
+func (a *Applier) Revert(ctx context.Context, p *Plan, safetyID string, err error) error {
 	var back []File
 	for _, f := range p.Files {
 		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID})

@@ -61,6 +61,9 @@ type Left struct {
 type Options struct {
 	Paths   []string `json:"paths,omitempty"` // pathspecs from the top, literal
 	Outside string   `json:"outside"`         // refuse, keep, overwrite
+	// ResetHead moves HEAD too: the same files with another HEAD move are
+	// another plan.
+	ResetHead bool `json:"reset_head,omitempty"`
 }
 
 // Plan is what a rewind will do. Its ID binds the plan a person saw to the

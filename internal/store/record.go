@@ -79,4 +79,11 @@ type Rewind struct {
 	Exact  *bool  `json:"exact,omitempty"` // rewind_ended only
 	Error  string `json:"error,omitempty"` // rewind_ended after a failure
 	Undo   bool   `json:"undo,omitempty"`  // this rewind was --undo
+	// With --reset-head: the ref moved (a branch, or HEAD when detached),
+	// from which commit to which, and the tree of the real index before
+	// it was reset, so that --undo can put all three back.
+	HeadRef  string `json:"head_ref,omitempty"`
+	HeadFrom string `json:"head_from,omitempty"`
+	HeadTo   string `json:"head_to,omitempty"`
+	Index    string `json:"index,omitempty"`
 }
