@@ -1,16 +1,14 @@
 package checkpoint_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
 
-// TestRewindLeadingSymlinkSwap stops a rewind after its files are staged
+// TestRewindLeadingSymlinkSwap pauses a rewind after its files are staged
 // and before they are renamed into place, swaps a directory on their way
 // for a symlink to a directory outside the tree, and lets it go on: nothing
 // is written or deleted through the symlink, the paths below it are left
@@ -34,20 +32,21 @@ func TestRewindLeadingSymlinkSwap(t *testing.T) {
 	writeFile(t, filepath.Join(outside, "c.txt"), "outside c\n", 0o644)
 	outsideBefore := manifest(t, outside)
 
-	// git-rewind itself, not through git, so that its pid is the one that
-	// stops.
-	cmd, stdout, stderr := command(dir, append(env, "GIT_CHECKPOINT_FAILPOINT=staged:stop"), "git-rewind", "k1", "--yes")
+	pause := filepath.Join(root, "paused")
+	cmd, stdout, stderr := command(dir, append(env, "GIT_CHECKPOINT_FAILPOINT=staged:pause="+pause), "git", "rewind", "k1", "--yes")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitStopped(t, cmd.Process.Pid)
+	waitFile(t, pause)
 	if err := os.Rename(filepath.Join(dir, "dir"), filepath.Join(root, "moved")); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(outside, filepath.Join(dir, "dir")); err != nil {
 		t.Fatal(err)
 	}
-	syscall.Kill(cmd.Process.Pid, syscall.SIGCONT)
+	if err := os.Remove(pause); err != nil {
+		t.Fatal(err)
+	}
 	r := finish(t, cmd, stdout, stderr)
 
 	if r.code != 0 || r.stderr != "" {
@@ -74,21 +73,15 @@ func TestRewindLeadingSymlinkSwap(t *testing.T) {
 	}
 }
 
-// waitStopped waits until process pid is stopped (state T in
-// /proc/PID/stat), as a failpoint's SIGSTOP leaves it.
-func waitStopped(t *testing.T, pid int) {
+// waitFile waits until a failpoint's pause file exists: the process is
+// then waiting at its step until the file is removed.
+func waitFile(t *testing.T, path string) {
 	t.Helper()
 	for i := 0; i < 3000; i++ {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			t.Fatal(err)
-		}
-		// "pid (comm) S ...": the state follows the last ')'.
-		s := string(b)
-		if f := strings.Fields(s[strings.LastIndex(s, ")")+1:]); len(f) > 0 && f[0] == "T" {
+		if _, err := os.Lstat(path); err == nil {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("process %d never stopped", pid)
+	t.Fatalf("the rewind never paused (%s)", path)
 }

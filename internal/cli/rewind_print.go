@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -177,8 +178,10 @@ func mkdirAll(dir string) error {
 // GIT_CHECKPOINT_FAILPOINT, a comma-separated list of STEP or STEP:ACTION.
 // ACTION is "error" (the default: the step fails as an I/O error would),
 // "kill" (the process kills itself with SIGKILL, as a crash or power loss
-// would) or "stop" (it stops itself with SIGSTOP, so a test can change the
-// tree at exactly that point and let it continue with SIGCONT).
+// would) or "pause=FILE" (it creates FILE and waits until FILE is removed,
+// at most a minute, so that a test can change the tree at exactly that
+// point; a file rather than SIGSTOP, which the kernel's job control can
+// undo behind the test's back).
 //
 // The steps of a rewind, in order: safety (the safety checkpoint exists,
 // nothing else happened), started (rewind_started is journaled), staged,
@@ -201,11 +204,20 @@ func failpoint(spec string) func(string) error {
 		if !ok {
 			return nil
 		}
-		switch action {
-		case "kill":
+		switch {
+		case action == "kill":
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		case "stop":
-			syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		case strings.HasPrefix(action, "pause="):
+			file := strings.TrimPrefix(action, "pause=")
+			if err := os.WriteFile(file, nil, 0o644); err != nil {
+				return err
+			}
+			for i := 0; i < 60000; i++ {
+				if _, err := os.Lstat(file); err != nil {
+					return nil
+				}
+				time.Sleep(time.Millisecond)
+			}
 			return nil
 		}
 		return errors.New("injected failure at " + at)
