@@ -15,6 +15,7 @@ type checkpointCLI struct {
 	Diff   diffCmd   `cmd:"" help:"Show what changed between a checkpoint and the working tree or another checkpoint."`
 	Status statusCmd `cmd:"" help:"Show the store, counts and any interrupted rewind."`
 	Prune  pruneCmd  `cmd:"" help:"Apply retention now: delete old checkpoints' refs (never runs gc)."`
+	Init   initCmd   `cmd:"" help:"Outside any git repository: create a private store here."`
 	Doctor doctorCmd `cmd:"" help:"Check the store and its surroundings; say how to fix each problem."`
 }
 

@@ -44,7 +44,17 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	}
 	repo, err := git.Discover(ctx, r)
 	if err != nil {
-		return nil, err
+		// Not in a repository: a private store in this directory or above
+		// it is used, never made (git checkpoint init makes it).
+		top := git.FindPrivate(abs)
+		if top == "" {
+			return nil, err
+		}
+		r.Env = append(r.Env, git.PrivateEnv(top)...)
+		if repo, err = git.Discover(ctx, r); err != nil {
+			return nil, err
+		}
+		repo.Private = true
 	}
 	r.Dir = repo.Top
 	cfg, err := config.Load(ctx, r)

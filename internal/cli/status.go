@@ -38,6 +38,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	doc := statusDoc{Mode: "repository", Worktree: s.repo.Worktree, Top: s.repo.Top, StateDir: s.store.Dir,
 		Checkpoints: len(refs), Latest: j.Latest(), Problems: j.Problems}
+	if s.repo.Private {
+		doc.Mode = "private"
+	}
 	if doc.DiskBytes, err = s.checkpointDisk(ctx); err != nil {
 		return err
 	}
@@ -48,7 +51,11 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return s.out.JSON(doc)
 	}
 	s.out.Printf("worktree     %s (%s)\n", doc.Top, doc.Worktree)
-	s.out.Printf("store        %s\n", doc.StateDir)
+	if doc.Mode == "private" {
+		s.out.Printf("store        %s (private: this directory is in no git repository)\n", doc.StateDir)
+	} else {
+		s.out.Printf("store        %s\n", doc.StateDir)
+	}
 	s.out.Printf("checkpoints  %d, %s held by them alone\n", doc.Checkpoints, capture.HumanBytes(doc.DiskBytes))
 	if l := doc.Latest; l != nil {
 		s.out.Printf("latest       %s, %s, %s\n", l.ID, age(sys.Now(), l.At), l.Reason)

@@ -156,7 +156,8 @@ func digest(b []byte) string {
 
 // tree save NAME [DIR] records a manifest of the working tree DIR
 // (default .): every path below it except the top .git (a directory, or a
-// linked worktree's file) and testscript's $WORK/.tmp, with its type, exec
+// linked worktree's file), a private store's .git-checkpoint and
+// testscript's $WORK/.tmp, with its type, exec
 // bit, content or link target, and mtime. "tree check NAME [DIR]" compares
 // everything but mtimes; "tree mtime NAME [PATH...]" checks that every file
 // except the PATHs listed still has its recorded mtime (a rewind must not
@@ -203,7 +204,7 @@ func manifest(ts *testscript.TestScript, root string) map[string]string {
 			return nil
 		}
 		switch {
-		case rel == ".git" && d.IsDir():
+		case (rel == ".git" || rel == ".git-checkpoint") && d.IsDir():
 			return filepath.SkipDir
 		case rel == ".git", rel == ".tmp" && d.IsDir() && root == ts.Getenv("WORK"):
 			// A linked worktree's .git is a file; .tmp is testscript's
