@@ -87,24 +87,13 @@ func (s *Store) Rebuild(j *Journal) (aside string, err error) {
 	if err := keepAside(path, aside); err != nil {
 		return "", fault.Wrap(err, "failed.io", "cannot keep the damaged journal aside")
 	}
-	fresh := &Journal{}
-	var buf bytes.Buffer
-	events := append([]Event{{Type: EventRebuilt, At: s.Now().UTC(),
-		Rebuilt: &Rebuilt{Aside: aside, Problems: j.Problems}}}, j.Events...)
-	for _, ev := range events {
-		ev.Prev = fresh.last
-		line, err := json.Marshal(ev)
-		if err != nil {
-			return "", err
-		}
-		buf.Write(line)
-		buf.WriteByte('\n')
-		fresh.Events = append(fresh.Events, ev)
-		fresh.last = lineHash(line)
-		fresh.hashes = append(fresh.hashes, fresh.last)
+	data, fresh, err := encodeJournal(append([]Event{{Type: EventRebuilt, At: s.Now().UTC(),
+		Rebuilt: &Rebuilt{Aside: aside, Problems: j.Problems}}}, j.Events...))
+	if err != nil {
+		return "", err
 	}
 	tmp := path + ".tmp"
-	if err := writeSynced(tmp, buf.Bytes()); err != nil {
+	if err := writeSynced(tmp, data); err != nil {
 		return "", fault.Wrap(err, "failed.io", "cannot write the rebuilt journal")
 	}
 	if err := os.Rename(tmp, path); err != nil {
@@ -115,6 +104,26 @@ func (s *Store) Rebuild(j *Journal) (aside string, err error) {
 	}
 	*j = *fresh
 	return aside, nil
+}
+
+// encodeJournal writes events as journal lines chained from the start, and
+// returns them with the journal they make.
+func encodeJournal(events []Event) ([]byte, *Journal, error) {
+	j := &Journal{}
+	var buf bytes.Buffer
+	for _, ev := range events {
+		ev.Prev = j.last
+		line, err := json.Marshal(ev)
+		if err != nil {
+			return nil, nil, err
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+		j.Events = append(j.Events, ev)
+		j.last = lineHash(line)
+		j.hashes = append(j.hashes, j.last)
+	}
+	return buf.Bytes(), j, nil
 }
 
 // Aside lists the damaged journals kept by Rebuild.
