@@ -52,12 +52,12 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 		Session: opts.Session, Agent: opts.Agent, Tool: opts.Tool, Paths: opts.Paths,
 		Skipped: snap.Skipped, Submodules: snap.Submodules,
 		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt,
-		At: c.Store.Now().UTC(),
+		At: c.Store.Now().UTC(), Raw: snap.Raw,
 	}
 	if rec.Skipped == nil {
 		rec.Skipped = []store.Skip{}
 	}
-	if !opts.NoDedup && last != nil && last.Tree == snap.Tree && last.Head == c.Repo.Head {
+	if !opts.NoDedup && last != nil && last.Tree == snap.Tree && last.Head == c.Repo.Head && last.Raw == snap.Raw {
 		rec.ID, rec.N, rec.Commit, rec.Reused = last.ID, last.N, last.Commit, true
 		return rec, c.Store.Append(j, store.Event{Type: store.EventCheckpoint, At: rec.At, Checkpoint: rec})
 	}
@@ -75,6 +75,16 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 	}
 	if c.Repo.Head != "" {
 		parents = append(parents, c.Repo.Head)
+	}
+	// Extra parents keep trees the checkpoint needs reachable: the raw
+	// overlay, and the index before a --reset-head.
+	if snap.Raw != "" {
+		raw := &store.Record{ID: "raw", Tree: snap.Raw, Reason: "raw", Label: "files kept byte for byte"}
+		commit, err := c.commitTree(ctx, raw, nil)
+		if err != nil {
+			return nil, err
+		}
+		parents = append(parents, commit)
 	}
 	if opts.Index != "" {
 		idx := &store.Record{ID: "index", Tree: opts.Index, Reason: "index", Label: "the index before the rewind"}

@@ -232,6 +232,9 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	if err != nil {
 		return nil, err
 	}
+	if err := pr.plan.AddRaw(ctx, s.git, pr.snap.Raw); err != nil {
+		return nil, err
+	}
 	if pr.move != nil {
 		if pr.move.index, err = s.saveIndex(ctx); err != nil {
 			return nil, err
@@ -327,7 +330,7 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	if err != nil {
 		return err
 	}
-	exact, err := s.verify(ctx, pr, after.Tree)
+	exact, err := s.verify(ctx, pr, after)
 	if err != nil {
 		return err
 	}
@@ -348,7 +351,15 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 
 // verify checks the tree after the rewind: every planned path now matches
 // the target, and nothing outside the plan changed.
-func (s *session) verify(ctx context.Context, pr *prepared, after string) (bool, error) {
+func (s *session) verify(ctx context.Context, pr *prepared, afterRec *store.Record) (bool, error) {
+	after := afterRec.Tree
+	if afterRec.Raw != pr.target.Raw {
+		// Files kept byte for byte must be as the target kept them.
+		same, err := sameRaw(ctx, s, pr, afterRec.Raw)
+		if err != nil || !same {
+			return false, err
+		}
+	}
 	planned := map[string]bool{}
 	for _, f := range pr.plan.Files {
 		planned[f.Path] = true

@@ -108,6 +108,11 @@ func (c *rewindCLI) fill(ctx context.Context, fr *git.Runner, repo *git.Repo, he
 	if err != nil {
 		return err
 	}
+	// A fresh checkout holds what git gives back; the files kept byte
+	// for byte are written as they were.
+	if err := plan.AddRaw(ctx, fr, ""); err != nil {
+		return err
+	}
 	staging := filepath.Join(repo.StateDir, "staging")
 	if err := mkdirAll(staging); err != nil {
 		return err

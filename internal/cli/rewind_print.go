@@ -223,3 +223,38 @@ func failpoint(spec string) func(string) error {
 		return errors.New("injected failure at " + at)
 	}
 }
+
+// sameRaw reports whether the planned paths are kept raw alike in the
+// tree after the rewind (overlay afterRaw) and in the target.
+func sameRaw(ctx context.Context, s *session, pr *prepared, afterRaw string) (bool, error) {
+	entries := func(tree string) (map[string]string, error) {
+		m := map[string]string{}
+		if tree == "" {
+			return m, nil
+		}
+		out, err := s.git.Run(ctx, git.Cmd{Args: []string{"ls-tree", "-r", "-z", tree}})
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range strings.Split(string(out), "\x00") {
+			if meta, path, ok := strings.Cut(item, "\t"); ok {
+				m[path] = meta
+			}
+		}
+		return m, nil
+	}
+	got, err := entries(afterRaw)
+	if err != nil {
+		return false, err
+	}
+	want, err := entries(pr.target.Raw)
+	if err != nil {
+		return false, err
+	}
+	for _, f := range pr.plan.Files {
+		if got[f.Path] != want[f.Path] {
+			return false, nil
+		}
+	}
+	return true, nil
+}

@@ -51,7 +51,7 @@ func (a *Applier) Apply(ctx context.Context, p *Plan, safetyID string) error {
 func (a *Applier) Revert(ctx context.Context, p *Plan, safetyID string, err error) error {
 	var back []File
 	for _, f := range p.Files {
-		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID})
+		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID, Raw: f.OldRaw, OldRaw: f.Raw})
 	}
 	if rerr := a.write(ctx, back, "undo-"); rerr != nil {
 		return fault.Wrap(err, "failed.rewind_partial", "the rewind failed part way and the tree could not be put back").
@@ -164,9 +164,11 @@ func (a *Applier) stage(ctx context.Context, stage string, writes []File) error 
 		Index: index, Stdin: []byte(info.String())}); err != nil {
 		return err
 	}
-	_, err := a.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-a", "-f",
-		"--prefix=" + filepath.Join(stage, "files") + "/"}, Index: index})
-	return err
+	if _, err := a.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-a", "-f",
+		"--prefix=" + filepath.Join(stage, "files") + "/"}, Index: index}); err != nil {
+		return err
+	}
+	return a.writeRaw(ctx, stage, writes)
 }
 
 func depth(p string) int { return strings.Count(p, "/") }

@@ -49,6 +49,10 @@ type File struct {
 	OldOID  string `json:"-"`
 	Mode    string `json:"-"`
 	OID     string `json:"-"`
+	// Raw and OldRaw are raw blobs to write instead of a checkout of OID
+	// and OldOID, from the checkpoints' raw overlays (AddRaw).
+	Raw    string `json:"-"`
+	OldRaw string `json:"-"`
 }
 
 // Left is a path that differs but the rewind will not touch.

@@ -27,6 +27,9 @@ type Record struct {
 	Changes    Changes     `json:"changes"`
 	Reused     bool        `json:"reused"`
 	Partial    bool        `json:"partial,omitempty"`
+	// Raw is the overlay tree of files kept byte for byte because a
+	// checkout of Tree would not give them back (see capture/raw.go).
+	Raw string `json:"raw,omitempty"`
 	// Transcript and TranscriptAt locate the agent's conversation at this
 	// checkpoint, for the resume command a rewind prints.
 	Transcript   string `json:"transcript,omitempty"`

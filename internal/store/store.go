@@ -170,6 +170,7 @@ func parseCommit(chunk string) *Record {
 	t := ParseTrailers(f[4])
 	r.Reason, r.Turn, r.Session, r.Agent = t["Reason"], t["Turn"], t["Session"], t["Agent"]
 	r.Head, r.Branch, r.Label = t["Head"], t["Branch"], t["Label"]
+	r.Raw = t["Raw"]
 	if r.Reason == "" {
 		r.Reason = "adopted"
 	}
@@ -199,6 +200,7 @@ func Message(r *Record) string {
 	trailer("Head", r.Head)
 	trailer("Branch", r.Branch)
 	trailer("Label", r.Label)
+	trailer("Raw", r.Raw)
 	return b.String()
 }
 
