@@ -68,7 +68,7 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	s.out.Printf("%d %s kept (checkpoint.keep %d, keepFor %s, keepSafety %s)\n", doc.Kept,
 		plural(doc.Kept, "checkpoint", "checkpoints"), s.cfg.Keep, days(s.cfg.KeepFor), days(s.cfg.KeepSafety))
 	if len(doc.Pruned) > 0 && !c.DryRun {
-		s.out.Printf("their objects stay until git gc removes them\n")
+		s.out.Printf("their objects are left to git gc (this command never runs it)\n")
 	}
 	return nil
 }
