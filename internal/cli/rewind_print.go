@@ -63,7 +63,11 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 			parts = append(parts, strconv.Itoa(counts[ch])+" "+ch)
 		}
 	}
-	o.Printf("%d %s: %s\n", len(p.Files), plural(len(p.Files), "path", "paths"), strings.Join(parts, ", "))
+	if len(p.Files) == 0 {
+		o.Printf("no file changes\n") // only HEAD moves
+	} else {
+		o.Printf("%d %s: %s\n", len(p.Files), plural(len(p.Files), "path", "paths"), strings.Join(parts, ", "))
+	}
 	s.printLeft(p)
 	if pr.move != nil {
 		o.Printf("HEAD: %s\n", headMoveNote(pr.move, pr.target.ID, done != nil))
