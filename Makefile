@@ -7,7 +7,7 @@ MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 GO     ?= go
 BINS    = git-checkpoint git-rewind
 
-.PHONY: all build test lint install uninstall clean man
+.PHONY: all build test lint fuzz install uninstall clean man
 
 all: build
 
@@ -18,6 +18,17 @@ build:
 # The whole test suite: vet, formatting, unit tests and every transcript.
 test: lint
 	$(GO) test ./...
+
+# Every fuzz target of every package, FUZZTIME each (go test alone runs
+# only their seed corpora, in testdata/fuzz).
+FUZZTIME ?= 10s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$f ($$pkg, $(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
 
 lint:
 	$(GO) vet ./...

@@ -37,6 +37,8 @@ type Snapshot struct {
 	// checkpoint's tree; otherwise Record compares the two trees.
 	Changes store.Changes
 	Known   bool
+	// Raw is the overlay tree of files kept byte for byte (raw.go), or "".
+	Raw string
 }
 
 // Snapshot scans the working tree and returns its tree. Objects are written
@@ -106,6 +108,15 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		if snap.Tree, err = c.writeTree(ctx); err != nil {
 			return nil, err
 		}
+	}
+	if touchesAttributes(entries) {
+		st.Attrs = true
+	}
+	if (len(sel.updates) > 0 || len(sel.removals) > 0 || len(st.Raw) > 0) && c.mayConvert(st) {
+		c.updateRaw(ctx, st, append(sel.updates, sel.removals...))
+	}
+	if snap.Raw, err = c.rawTree(ctx, st); err != nil {
+		return nil, err
 	}
 	last := j.Latest()
 	snap.Known = last != nil && !seeded && prevTree == last.Tree

@@ -29,6 +29,11 @@ type indexState struct {
 	SkipWork  []string          `json:"skip"`      // skip-worktree paths in the real index
 	Gitlinks  map[string]string `json:"gitlinks"`  // gitlink path to commit, at seeding
 	Untracked int               `json:"untracked"` // paths in the private index not in the real one (informational)
+	// Attrs says the tree has an attributes file, so git may convert
+	// files (see raw.go); Raw and RawTree are the raw overlay.
+	Attrs   bool                `json:"attrs,omitempty"`
+	Raw     map[string]rawEntry `json:"raw,omitempty"`
+	RawTree string              `json:"raw_tree,omitempty"`
 }
 
 func fingerprint(path string) string {
@@ -82,6 +87,8 @@ func (c *Capturer) seed(ctx context.Context, st *indexState) error {
 	*st = indexState{
 		Real:    fingerprint(c.Repo.Index),
 		Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),
+		Raw:     st.Raw, // checked against the files on every capture
+		RawTree: st.RawTree,
 	}
 	if err := copyKeepMtime(c.Repo.Index, priv); errors.Is(err, fs.ErrNotExist) {
 		// Unborn repository with nothing staged: start empty, and never
@@ -104,6 +111,9 @@ func (c *Capturer) seed(ctx context.Context, st *indexState) error {
 		}
 		tag := meta[0]
 		f := strings.Fields(meta[2:])
+		if filepath.Base(path) == ".gitattributes" {
+			st.Attrs = true
+		}
 		switch {
 		case tag >= 'a' && tag <= 'z':
 			assumed = append(assumed, path)

@@ -17,6 +17,10 @@ type Options struct {
 	Paths                      []string // paths the agent's event named
 	Transcript, TranscriptAt   string
 	NoDedup                    bool // safety checkpoints are never deduped
+	// Index, when set, is a tree (the real index before --reset-head
+	// resets it) that the checkpoint keeps reachable, through an extra
+	// parent commit holding it.
+	Index string
 }
 
 // identity is the author and committer of every checkpoint commit: the tool
@@ -48,12 +52,13 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 		Session: opts.Session, Agent: opts.Agent, Tool: opts.Tool, Paths: opts.Paths,
 		Skipped: snap.Skipped, Submodules: snap.Submodules,
 		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt,
-		At: c.Store.Now().UTC(),
+		At: c.Store.Now().UTC(), Raw: snap.Raw,
 	}
 	if rec.Skipped == nil {
 		rec.Skipped = []store.Skip{}
 	}
-	if !opts.NoDedup && last != nil && last.Tree == snap.Tree && last.Head == c.Repo.Head {
+	if !opts.NoDedup && last != nil && last.Tree == snap.Tree && last.Head == c.Repo.Head &&
+		last.Branch == c.Repo.Branch && last.Raw == snap.Raw {
 		rec.ID, rec.N, rec.Commit, rec.Reused = last.ID, last.N, last.Commit, true
 		return rec, c.Store.Append(j, store.Event{Type: store.EventCheckpoint, At: rec.At, Checkpoint: rec})
 	}
@@ -65,12 +70,34 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 			return nil, err
 		}
 	}
+	// HEAD is a parent (it records HEAD and keeps an agent's commits
+	// reachable after --reset-head); the previous checkpoint is not: it is
+	// named in a trailer, because a parent link would keep every pruned
+	// checkpoint reachable from the newest and gc could never free them.
 	var parents []string
 	if last != nil {
-		parents = append(parents, last.Commit)
+		rec.Previous = last.ID + " " + last.Commit
 	}
 	if c.Repo.Head != "" {
 		parents = append(parents, c.Repo.Head)
+	}
+	// Extra parents keep trees the checkpoint needs reachable: the raw
+	// overlay, and the index before a --reset-head.
+	if snap.Raw != "" {
+		raw := &store.Record{ID: "raw", Tree: snap.Raw, Reason: "raw", Label: "files kept byte for byte"}
+		commit, err := c.commitTree(ctx, raw, nil)
+		if err != nil {
+			return nil, err
+		}
+		parents = append(parents, commit)
+	}
+	if opts.Index != "" {
+		idx := &store.Record{ID: "index", Tree: opts.Index, Reason: "index", Label: "the index before the rewind"}
+		commit, err := c.commitTree(ctx, idx, nil)
+		if err != nil {
+			return nil, err
+		}
+		parents = append(parents, commit)
 	}
 	for attempt := 0; ; attempt++ {
 		rec.N = j.MaxN() + 1

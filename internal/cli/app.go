@@ -28,6 +28,7 @@ type IO struct {
 	Getenv         func(string) string
 	Environ        func() []string
 	Now            func() time.Time
+	prog           string // git-checkpoint or git-rewind, for messages
 }
 
 // System returns the process's real IO.
@@ -51,6 +52,7 @@ type exitSignal struct{ code int }
 // exit status. It is the one place where errors are printed and mapped.
 func run(name string, grammar any, globals *Globals, args []string, sys *IO, help string) (code int) {
 	prog := "git-" + strings.TrimPrefix(name, "git ")
+	sys.prog = prog
 	parser, err := kong.New(grammar,
 		kong.Name(name),
 		kong.Description(help),

@@ -18,6 +18,9 @@ type checkpointCLI struct {
 	Hook      hookCmd      `cmd:"" help:"Entry point for agent hooks: read one event and checkpoint."`
 	Install   installCmd   `cmd:"" help:"Add git-checkpoint's hooks to an agent's configuration."`
 	Uninstall uninstallCmd `cmd:"" help:"Remove git-checkpoint's hooks from an agent's configuration."`
+	Prune     pruneCmd     `cmd:"" help:"Apply retention now: delete old checkpoints' refs (never runs gc)."`
+	Doctor    doctorCmd    `cmd:"" help:"Check the store and its surroundings; say how to fix each problem."`
+	Init      initCmd      `cmd:"" help:"Outside any git repository: create a private store here."`
 }
 
 // Checkpoint runs git-checkpoint with args and returns its exit status.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -23,6 +24,7 @@ type session struct {
 	store *store.Store
 	cap   *capture.Capturer
 	out   *printer
+	held  bool // this process holds the store lock
 }
 
 // open discovers the repository, reads the configuration and wires the
@@ -42,7 +44,17 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	}
 	repo, err := git.Discover(ctx, r)
 	if err != nil {
-		return nil, err
+		// Not in a repository: a private store in this directory or above
+		// it is used, never made (git checkpoint init makes it).
+		top := git.FindPrivate(abs)
+		if top == "" {
+			return nil, err
+		}
+		r.Env = append(r.Env, git.PrivateEnv(top)...)
+		if repo, err = git.Discover(ctx, r); err != nil {
+			return nil, err
+		}
+		repo.Private = true
 	}
 	r.Dir = repo.Top
 	r.Env = git.Anchor(r.Env, repo)
@@ -61,12 +73,22 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 
 // lock takes the store lock for a writer.
 func (s *session) lock(ctx context.Context) (func(), error) {
-	return s.store.Lock(ctx, s.cfg.LockTimeout)
+	unlock, err := s.store.Lock(ctx, s.cfg.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	s.held = true
+	return func() {
+		s.held = false
+		unlock()
+	}, nil
 }
 
-// journal reads the journal and adopts checkpoint refs it lacks, so every
-// command sees checkpoints a crashed run left behind. It takes the lock
-// only when there is something to adopt.
+// journal reads the journal and repairs it when it must be (a damaged or
+// lost journal is rebuilt, checkpoint refs without a record are adopted),
+// so every command sees what a crashed run left behind. It takes the lock
+// only when there is something to repair, and not again when the caller
+// already holds it.
 func (s *session) journal(ctx context.Context) (*store.Journal, map[int]string, error) {
 	j, err := s.store.Journal()
 	if err != nil {
@@ -76,27 +98,33 @@ func (s *session) journal(ctx context.Context) (*store.Journal, map[int]string, 
 	if err != nil {
 		return nil, nil, err
 	}
-	known := map[int]bool{}
-	for _, r := range j.Checkpoints() {
-		known[r.N] = true
+	if !store.NeedsRepair(j, refs) {
+		return j, refs, nil
 	}
-	for n := range refs {
-		if !known[n] {
-			unlock, err := s.lock(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			defer unlock()
-			if j, err = s.store.Journal(); err != nil {
-				return nil, nil, err
-			}
-			if _, err := s.store.Adopt(ctx, j, refs); err != nil {
-				return nil, nil, err
-			}
-			break
+	if !s.held {
+		unlock, err := s.lock(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer unlock()
+		if j, err = s.store.Journal(); err != nil {
+			return nil, nil, err
 		}
 	}
+	did, err := s.store.Repair(ctx, j, refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range did {
+		s.warn("%s", d)
+	}
 	return j, refs, nil
+}
+
+// warn tells the person about something the command repaired or noticed,
+// on stderr, so that nothing is ever fixed silently.
+func (s *session) warn(format string, args ...any) {
+	fmt.Fprintf(s.sys.Stderr, "%s: warning: %s\n", s.sys.prog, fmt.Sprintf(format, args...))
 }
 
 // rel turns a path the user typed, relative to where they stand, into a

@@ -31,6 +31,9 @@ type rewindCLI struct {
 	Undo    bool     `help:"Undo the last rewind: go back to its safety checkpoint."`
 	Force   bool     `help:"Rewind even though an earlier rewind was interrupted."`
 	Paths   []string `kong:"-"`
+
+	ResetHead bool   `name:"reset-head" help:"Also move the branch (or detached HEAD) back to the checkpoint's HEAD and reset the index to it, when no commit it drops was pushed."`
+	Worktree  string `name:"worktree" placeholder:"PATH" help:"Leave this tree alone: create a new linked worktree at PATH, on a new branch at the checkpoint's HEAD, holding the checkpoint's files."`
 }
 
 // Rewind runs git-rewind with args and returns its exit status.
@@ -69,6 +72,11 @@ type prepared struct {
 	plan   *restore.Plan
 	// classify says whose change each path is (DESIGN section 6.3).
 	classify restore.Classifier
+	// interrupted is an earlier rewind that started and never ended.
+	interrupted *store.Rewind
+	// move is what happens to HEAD and the index (--reset-head, or the
+	// --undo of a rewind that moved them); nil when they stay.
+	move *headMove
 }
 
 func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -80,6 +88,12 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return fault.New("invalid.usage", "--undo takes no checkpoint id").
 			WithHint("'git rewind --undo' goes back to the safety checkpoint of the last rewind")
 	}
+	if err := c.checkFlags(); err != nil {
+		return err
+	}
+	if c.Worktree != "" {
+		return c.fork(ctx, s)
+	}
 	var opts restore.Options
 	for _, p := range c.Paths {
 		rel, err := s.rel(p)
@@ -89,11 +103,15 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		opts.Paths = append(opts.Paths, rel)
 	}
 	opts.Outside = c.Outside
+	opts.ResetHead = c.ResetHead
 
 	unlock, err := s.lock(ctx)
 	if err != nil {
 		return err
 	}
+	// A killed rewind leaves its staged files behind; the lock says no
+	// rewind of this tree is running now.
+	restore.CleanStaging(s.store.Path("staging"))
 	pr, err := c.prepare(ctx, s, opts)
 	if err != nil {
 		unlock()
@@ -123,7 +141,19 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 			return err
 		}
 	}
-	if c.DryRun || len(pr.plan.Files) == 0 {
+	nothing := len(pr.plan.Files) == 0 && pr.move == nil
+	if !c.DryRun && nothing && pr.interrupted != nil && c.Undo {
+		// The interrupted rewind never changed a file (or its undo already
+		// happened): the tree is back, so close it.
+		end := *pr.interrupted
+		exact := true
+		end.Exact = &exact
+		if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end}); err != nil {
+			unlock()
+			return err
+		}
+	}
+	if c.DryRun || nothing {
 		// Nothing to write, or nothing asked for: no safety checkpoint.
 		unlock()
 		return s.printPlan(ctx, pr, c.DryRun, nil)
@@ -180,12 +210,23 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	}
 	pr := &prepared{j: j}
 	started, ended := j.LastRewind()
+	if started != nil && !ended {
+		pr.interrupted = started
+	}
+	undone := started
 	switch {
 	case c.Undo:
 		if started == nil {
 			return nil, fault.New("not_found.nothing_to_undo", "there is no rewind to undo")
 		}
-		if pr.target, err = resolve(j, refs, started.Safety); err != nil {
+		back := started.Safety
+		if pr.interrupted != nil && started.Undo {
+			// An interrupted undo is finished, not undone: its target is
+			// the tree before the rewind it was undoing.
+			back = started.Target
+			undone = rewindWithSafety(j, started.Target)
+		}
+		if pr.target, err = resolve(j, refs, back); err != nil {
 			return nil, err
 		}
 	case c.ID != "":
@@ -194,7 +235,7 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 		}
 	}
 	if started != nil && !ended && !c.Undo && !c.Force {
-		return nil, fault.New("conflict.interrupted_rewind", "a rewind to %s was interrupted before it finished", started.Target).
+		return nil, fault.New("conflict.interrupted_rewind", "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
 			WithHint("undo it with 'git rewind --undo' (back to safety checkpoint " + started.Safety + "), or pass --force to rewind anyway").
 			WithData(map[string]string{"target": started.Target, "safety": started.Safety})
 	}
@@ -202,6 +243,15 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 		return nil, fault.New("conflict.git_operation", "a %s is in progress", op).
 			WithHint("finish or abort it first (git " + op + " --continue / --abort); a rewind now would mix its files with the " + op + "'s").
 			WithData(map[string]string{"operation": op})
+	}
+	switch {
+	case c.ResetHead && pr.target != nil:
+		pr.move, err = s.planHeadMove(ctx, pr.target)
+	case c.Undo && undone != nil:
+		pr.move, err = s.undoHeadMove(undone)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if pr.snap, err = s.cap.Snapshot(ctx, j); err != nil {
 		return nil, err
@@ -212,11 +262,27 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 				WithHint("list them with 'git checkpoint list'")
 		}
 	}
+	if c.ResetHead && pr.move == nil && s.repo.Head != pr.target.Head {
+		// The target came from the default choice, after the snapshot.
+		if pr.move, err = s.planHeadMove(ctx, pr.target); err != nil {
+			return nil, err
+		}
+	}
 	if pr.classify, err = turns.Classify(ctx, s.git, j, pr.target, pr.snap.Tree); err != nil {
 		return nil, err
 	}
-	pr.plan, err = pr.compute(ctx, s, opts)
-	return pr, err
+	if pr.plan, err = pr.compute(ctx, s, opts); err != nil {
+		return nil, err
+	}
+	if err := pr.plan.AddRaw(ctx, s.git, pr.snap.Raw); err != nil {
+		return nil, err
+	}
+	if pr.move != nil {
+		if pr.move.index, err = s.saveIndex(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return pr, nil
 }
 
 // compute makes the plan of pr with opts.
@@ -276,30 +342,66 @@ func rewoundTo(j *store.Journal) int {
 // apply takes the safety checkpoint, writes the plan and verifies the
 // result. The caller holds the lock.
 func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
+	fail := failpoint(s.sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))
+	step := func(name string) error {
+		if fail == nil {
+			return nil
+		}
+		return fail(name)
+	}
+	keepIndex := ""
+	if pr.move != nil {
+		keepIndex = pr.move.index
+	}
 	safety, err := s.cap.Record(ctx, pr.j, pr.snap, capture.Options{Reason: store.ReasonPreRewind, NoDedup: true,
-		Label: "before rewind to " + pr.target.ID})
+		Label: "before rewind to " + pr.target.ID, Index: keepIndex})
 	if err != nil {
 		return fault.Wrap(err, fault.As(err).Code, "cannot take the safety checkpoint, so nothing was changed")
 	}
+	if err := step("safety"); err != nil {
+		return fault.Wrap(err, "failed.io", "the rewind did not start, so nothing was changed")
+	}
 	rw := &store.Rewind{Target: pr.target.ID, Commit: pr.target.Commit, Safety: safety.ID,
 		Plan: pr.plan.ID, Files: len(pr.plan.Files), Undo: c.Undo}
+	if m := pr.move; m != nil {
+		rw.HeadRef, rw.HeadFrom, rw.HeadTo, rw.Index = m.ref, m.from, m.to, m.index
+	}
 	if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindStarted, Rewind: rw}); err != nil {
 		return err
 	}
-	applier := &restore.Applier{Git: s.git, Top: s.repo.Top, Staging: s.store.Path("staging"),
-		Failpoint: failpoint(s.sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))}
+	// ended journals the end of a rewind that stopped with the tree in a
+	// known state (untouched, or put back), so that the next rewind is not
+	// refused as interrupted.
+	ended := func(err error) error {
+		end := *rw
+		end.Error = fault.As(err).Message
+		s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end})
+		return err
+	}
+	if err := step("started"); err != nil {
+		return ended(fault.Wrap(err, "failed.io", "the rewind stopped before it changed anything"))
+	}
+	applier := &restore.Applier{Git: s.git, Top: s.repo.Top, Staging: s.store.Path("staging"), Failpoint: fail}
 	if err := s.store.Init(); err == nil {
 		err = mkdirAll(applier.Staging)
 	}
 	stop := s.progress("restoring " + pr.target.ID)
 	err = applier.Apply(ctx, pr.plan, safety.ID)
 	stop()
+	if err == nil && pr.move != nil {
+		reason := "rewind: reset to " + pr.target.ID
+		if c.Undo {
+			reason = "rewind --undo: back to " + short(pr.move.to)
+		}
+		if err = s.moveHead(ctx, pr.move, reason, step); err != nil {
+			err = applier.Revert(ctx, safety.ID, err)
+		} else {
+			s.repo.Head = pr.move.to
+		}
+	}
 	if err != nil {
-		fe := fault.As(err)
-		if fe.Code != "failed.rewind_partial" {
-			end := *rw
-			end.Error = fe.Message
-			s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end})
+		if fault.As(err).Code != "failed.rewind_partial" {
+			return ended(err)
 		}
 		return err
 	}
@@ -307,14 +409,21 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	if err != nil {
 		return err
 	}
-	unexpected, err := s.verify(ctx, pr, after.Tree)
+	unexpected, err := s.verify(ctx, pr, after)
 	if err != nil {
 		return err
 	}
 	exact := len(unexpected) == 0
+	leaveUnwritten(pr.plan, applier.Left)
+	if err := step("captured"); err != nil {
+		return err
+	}
 	end := *rw
 	end.Exact = &exact
 	if err := s.store.Append(pr.j, store.Event{Type: store.EventRewindEnded, Rewind: &end}); err != nil {
+		return err
+	}
+	if err := step("ended"); err != nil {
 		return err
 	}
 	s.leaveNote(pr)
@@ -322,10 +431,23 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 }
 
 // verify checks the tree after the rewind: every planned path now matches
-// the target, and nothing else changed but the paths the plan left (those
-// were not touched, but a rewound .gitignore can make them visible). It
-// returns the paths that break this, sorted; none means exact.
-func (s *session) verify(ctx context.Context, pr *prepared, after string) ([]string, error) {
+// the target (byte for byte where the checkpoint kept raw bytes), and
+// nothing else changed but the paths the plan left (those were not touched,
+// but a rewound .gitignore can make them visible). It returns the paths
+// that break this, sorted; none means exact.
+func (s *session) verify(ctx context.Context, pr *prepared, afterRec *store.Record) ([]string, error) {
+	after := afterRec.Tree
+	odd := map[string]bool{}
+	if afterRec.Raw != pr.target.Raw {
+		// Files kept byte for byte must be as the target kept them.
+		differ, err := rawDiffers(ctx, s, pr, afterRec.Raw)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range differ {
+			odd[p] = true
+		}
+	}
 	planned, left := map[string]bool{}, map[string]bool{}
 	for _, f := range pr.plan.Files {
 		planned[f.Path] = true
@@ -333,7 +455,6 @@ func (s *session) verify(ctx context.Context, pr *prepared, after string) ([]str
 	for _, l := range pr.plan.Left {
 		left[l.Path] = true
 	}
-	odd := map[string]bool{}
 	vsTarget, err := s.changedPaths(ctx, pr.target.Tree, after)
 	if err != nil {
 		return nil, err
@@ -375,4 +496,31 @@ func (s *session) confirm(question string) bool {
 		return true
 	}
 	return false
+}
+
+// rewindWithSafety finds the rewind whose safety checkpoint is id: the one
+// an interrupted --undo was undoing.
+func rewindWithSafety(j *store.Journal, id string) *store.Rewind {
+	for i := len(j.Events) - 1; i >= 0; i-- {
+		if rw := j.Events[i].Rewind; j.Events[i].Type == store.EventRewindStarted && rw != nil && rw.Safety == id {
+			return rw
+		}
+	}
+	return nil
+}
+
+// checkFlags refuses combinations that would not mean one clear thing.
+func (c *rewindCLI) checkFlags() error {
+	bad := func(msg string) error {
+		return fault.New("invalid.usage", "%s", msg).WithHint("see 'git rewind --help'")
+	}
+	switch {
+	case c.ResetHead && c.Undo:
+		return bad("--undo takes no --reset-head: it moves HEAD back by itself when the rewind it undoes moved it")
+	case c.ResetHead && len(c.Paths) > 0:
+		return bad("--reset-head restores the whole tree: it takes no paths")
+	case c.Worktree != "" && (c.Undo || c.ResetHead || c.Plan != "" || c.Force || len(c.Paths) > 0):
+		return bad("--worktree leaves this tree alone: it takes no --undo, --reset-head, --plan, --force or paths")
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -57,9 +58,15 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 			parts = append(parts, strconv.Itoa(counts[ch])+" "+ch)
 		}
 	}
-	o.Printf("%d %s: %s\n", len(p.Files), plural(len(p.Files), "path", "paths"), strings.Join(parts, ", "))
+	if len(p.Files) == 0 {
+		o.Printf("no file changes\n") // only HEAD moves
+	} else {
+		o.Printf("%d %s: %s\n", len(p.Files), plural(len(p.Files), "path", "paths"), strings.Join(parts, ", "))
+	}
 	s.printLeft(p)
-	if head.Moves || (head.From != head.To) {
+	if pr.move != nil {
+		o.Printf("HEAD: %s\n", headMoveNote(pr.move, pr.target.ID, done != nil))
+	} else if head.Moves || (head.From != head.To) {
 		switch {
 		case head.To == "":
 			o.Printf("note: HEAD was unborn at %s; the restored files will show as changes against HEAD\n", pr.target.ID)
@@ -114,6 +121,27 @@ func (s *session) planDoc(ctx context.Context, pr *prepared, dry bool, done *app
 	return res, nil
 }
 
+// leaveUnwritten moves the paths the rewind found in the way while writing
+// from the plan's files to its left list, so that what is printed is what
+// happened.
+func leaveUnwritten(p *restore.Plan, left []restore.Left) {
+	if len(left) == 0 {
+		return
+	}
+	skip := map[string]bool{}
+	for _, l := range left {
+		skip[l.Path] = true
+	}
+	files := p.Files[:0:0]
+	for _, f := range p.Files {
+		if !skip[f.Path] {
+			files = append(files, f)
+		}
+	}
+	p.Files = files
+	p.Left = append(p.Left, left...)
+}
+
 func (s *session) printLeft(p *restore.Plan) {
 	if len(p.Left) == 0 {
 		return
@@ -128,6 +156,9 @@ func (s *session) printLeft(p *restore.Plan) {
 // many commits.
 func (s *session) headNote(ctx context.Context, pr *prepared) (headNote, error) {
 	n := headNote{From: s.repo.Head, To: pr.target.Head}
+	if m := pr.move; m != nil {
+		return headNote{Moves: true, From: m.from, To: m.to, Commits: len(m.dropped)}, nil
+	}
 	if n.From == n.To || n.From == "" || n.To == "" {
 		return n, nil
 	}
@@ -176,22 +207,87 @@ func mkdirAll(dir string) error {
 }
 
 // failpoint returns the test-only failure injector named by
-// GIT_CHECKPOINT_FAILPOINT: "STEP" or "STEP:error" fails the rewind at STEP
-// with an I/O error, "STEP:kill" kills the process there (SIGKILL, as a
-// crash or power loss would). STEP is one of staged, delete-N, deleted,
-// rename-N, renamed (and undo- versions while putting a tree back).
+// GIT_CHECKPOINT_FAILPOINT, a comma-separated list of STEP or STEP:ACTION.
+// ACTION is "error" (the default: the step fails as an I/O error would),
+// "kill" (the process kills itself with SIGKILL, as a crash or power loss
+// would) or "pause=FILE" (it creates FILE and waits until FILE is removed,
+// at most a minute, so that a test can change the tree at exactly that
+// point; a file rather than SIGSTOP, which the kernel's job control can
+// undo behind the test's back).
+//
+// The steps of a rewind, in order: safety (the safety checkpoint exists,
+// nothing else happened), started (rewind_started is journaled), staged,
+// delete-N, deleted, rename-N, renamed (see restore.Applier), head and
+// index (--reset-head moved the branch, then the index), captured (the
+// result is checkpointed and verified) and ended (rewind_ended is
+// journaled). Putting a tree back after a failure goes through the same
+// file steps with an "undo-" prefix.
 func failpoint(spec string) func(string) error {
 	if spec == "" {
 		return nil
 	}
-	step, action, _ := strings.Cut(spec, ":")
+	actions := map[string]string{}
+	for _, item := range strings.Split(spec, ",") {
+		step, action, _ := strings.Cut(strings.TrimSpace(item), ":")
+		actions[step] = action
+	}
 	return func(at string) error {
-		if at != step {
+		action, ok := actions[at]
+		if !ok {
 			return nil
 		}
-		if action == "kill" {
+		switch {
+		case action == "kill":
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		case strings.HasPrefix(action, "pause="):
+			file := strings.TrimPrefix(action, "pause=")
+			if err := os.WriteFile(file, nil, 0o644); err != nil {
+				return err
+			}
+			for i := 0; i < 60000; i++ {
+				if _, err := os.Lstat(file); err != nil {
+					return nil
+				}
+				time.Sleep(time.Millisecond)
+			}
+			return nil
 		}
 		return errors.New("injected failure at " + at)
 	}
+}
+
+// rawDiffers lists the planned paths not kept raw alike in the
+// tree after the rewind (overlay afterRaw) and in the target.
+func rawDiffers(ctx context.Context, s *session, pr *prepared, afterRaw string) ([]string, error) {
+	entries := func(tree string) (map[string]string, error) {
+		m := map[string]string{}
+		if tree == "" {
+			return m, nil
+		}
+		out, err := s.git.Run(ctx, git.Cmd{Args: []string{"ls-tree", "-r", "-z", tree}})
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range strings.Split(string(out), "\x00") {
+			if meta, path, ok := strings.Cut(item, "\t"); ok {
+				m[path] = meta
+			}
+		}
+		return m, nil
+	}
+	got, err := entries(afterRaw)
+	if err != nil {
+		return nil, err
+	}
+	want, err := entries(pr.target.Raw)
+	if err != nil {
+		return nil, err
+	}
+	var differ []string
+	for _, f := range pr.plan.Files {
+		if got[f.Path] != want[f.Path] {
+			differ = append(differ, f.Path)
+		}
+	}
+	return differ, nil
 }

@@ -2,7 +2,11 @@ package cli
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -17,6 +21,10 @@ type statusDoc struct {
 	Latest      *store.Record `json:"latest"`
 	Interrupted *store.Rewind `json:"interrupted_rewind"`
 	Problems    []string      `json:"journal_problems,omitempty"`
+
+	// DiskBytes is what the objects only checkpoints hold take on disk:
+	// what pruning and gc would eventually free.
+	DiskBytes int64 `json:"disk_bytes"`
 }
 
 func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -30,6 +38,12 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	doc := statusDoc{Mode: "repository", Worktree: s.repo.Worktree, Top: s.repo.Top, StateDir: s.store.Dir,
 		Checkpoints: len(refs), Latest: j.Latest(), Problems: j.Problems}
+	if s.repo.Private {
+		doc.Mode = "private"
+	}
+	if doc.DiskBytes, err = s.checkpointDisk(ctx); err != nil {
+		return err
+	}
 	if started, ended := j.LastRewind(); started != nil && !ended {
 		doc.Interrupted = started
 	}
@@ -37,8 +51,12 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return s.out.JSON(doc)
 	}
 	s.out.Printf("worktree     %s (%s)\n", doc.Top, doc.Worktree)
-	s.out.Printf("store        %s\n", doc.StateDir)
-	s.out.Printf("checkpoints  %d\n", doc.Checkpoints)
+	if doc.Mode == "private" {
+		s.out.Printf("store        %s (private: this directory is in no git repository)\n", doc.StateDir)
+	} else {
+		s.out.Printf("store        %s\n", doc.StateDir)
+	}
+	s.out.Printf("checkpoints  %d, %s held by them alone\n", doc.Checkpoints, capture.HumanBytes(doc.DiskBytes))
 	if l := doc.Latest; l != nil {
 		s.out.Printf("latest       %s, %s, %s\n", l.ID, age(sys.Now(), l.At), l.Reason)
 	}
@@ -50,4 +68,17 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		s.out.Printf("journal      %s (run 'git checkpoint doctor')\n", p)
 	}
 	return nil
+}
+
+// checkpointDisk measures the objects reachable from this working tree's
+// checkpoints and from no other ref (branches, tags, remotes, stash, HEAD,
+// other worktrees' HEADs): the disk a prune followed by git gc would give
+// back. --disk-usage needs git 2.38.
+func (s *session) checkpointDisk(ctx context.Context) (int64, error) {
+	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"rev-list", "--objects", "--disk-usage",
+		"--glob=" + s.store.RefPrefix + "*", "--not", "--exclude=refs/checkpoints/*", "--all"}})
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
 }

@@ -26,6 +26,13 @@ type Config struct {
 	HookTimeout   time.Duration
 	Fsmonitor     bool // let core.fsmonitor speed up scans
 	Enabled       bool // false stops hook captures only
+	// EOL says git converts line endings without any attribute asking
+	// (core.autocrlf true or input, core.eol crlf), so a checkout may not
+	// give back the bytes a capture read.
+	EOL bool
+	// AttributesFile is core.attributesFile, where attributes may ask for
+	// conversions too ("" for git's default place).
+	AttributesFile string
 }
 
 // Default returns the design's defaults.
@@ -46,7 +53,7 @@ func Default() Config {
 // naming the key, not a silent default.
 func Load(ctx context.Context, r *git.Runner) (Config, error) {
 	c := Default()
-	out, err := r.Run(ctx, git.Cmd{Args: []string{"config", "-z", "--get-regexp", `^checkpoint\.`}})
+	out, err := r.Run(ctx, git.Cmd{Args: []string{"config", "-z", "--get-regexp", `^(checkpoint\.|core\.(autocrlf|eol|attributesfile)$)`}})
 	if err != nil {
 		// Exit status 1 means no key matched.
 		if ge, ok := asGitErr(err); ok && ge.Stderr == "" {
@@ -57,6 +64,20 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 	for _, item := range strings.Split(string(out), "\x00") {
 		key, val, _ := strings.Cut(item, "\n")
 		if key == "" {
+			continue
+		}
+		// The core.* keys say whether git may convert files between the
+		// tree and the index (see capture's raw overlay).
+		switch k, v := strings.ToLower(key), strings.TrimSpace(val); k {
+		case "core.attributesfile":
+			c.AttributesFile = v
+			continue
+		case "core.eol":
+			c.EOL = c.EOL || strings.EqualFold(v, "crlf")
+			continue
+		case "core.autocrlf":
+			on, err := parseBool(v) // "input" is not a bool, and converts
+			c.EOL = c.EOL || on || err != nil
 			continue
 		}
 		if err := c.set(strings.ToLower(strings.TrimPrefix(key, "checkpoint.")), strings.TrimSpace(val)); err != nil {

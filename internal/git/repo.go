@@ -22,6 +22,7 @@ type Repo struct {
 	Worktree  string // "main", or "wt-<name>" for a linked worktree
 	Head      string // the commit HEAD names; "" when unborn
 	Branch    string // "refs/heads/x", or "" when HEAD is detached
+	Private   bool   // a private store outside any repository (FindPrivate)
 }
 
 // Discover finds the repository containing r.Dir. HEAD is resolved in the

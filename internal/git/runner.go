@@ -229,3 +229,16 @@ func clip(s string) string {
 	}
 	return s[:max/2] + "\n...\n" + s[len(s)-max/2:]
 }
+
+// ExitCode returns the exit status of the git process that failed with
+// err, or -1 when err is not a git process's exit. Some commands answer a
+// question with their status: `config --get` exits 1 for no such key,
+// `merge-base --is-ancestor` exits 1 for "no".
+func ExitCode(err error) int {
+	var ge *Error
+	var exit *exec.ExitError
+	if errors.As(err, &ge) && errors.As(ge.Err, &exit) {
+		return exit.ExitCode()
+	}
+	return -1
+}

@@ -26,6 +26,12 @@ type Applier struct {
 	// error it returns is treated as a failure at that step. Tests use it
 	// to crash or fail a rewind at every step.
 	Failpoint func(step string) error
+	// Left collects the paths Apply did not touch because a leading
+	// component stopped being a real directory after the plan was made
+	// (a symlink or a file swapped in): nothing is written through it.
+	Left []Left
+	// done is what Apply changed, which Revert puts back.
+	done []File
 }
 
 // Apply makes the working tree match the plan's target for the plan's
@@ -35,14 +41,22 @@ type Applier struct {
 // failed.rewind_partial is returned.
 func (a *Applier) Apply(ctx context.Context, p *Plan, safetyID string) error {
 	done, err := a.write(ctx, p.Files, "")
+	a.done = done
 	if err == nil {
 		return nil
 	}
-	// Put back only what was changed: a path the rewind never reached
-	// holds what it held, or what someone wrote there since.
+	return a.Revert(ctx, safetyID, err)
+}
+
+// Revert puts back what Apply wrote, after err stopped the rewind (in Apply
+// itself, or in a step after it such as moving HEAD), and returns err as
+// failed.rewind_undone, or failed.rewind_partial if putting back failed.
+// Only what was changed goes back: a path the rewind never reached holds
+// what it held, or what someone wrote there since.
+func (a *Applier) Revert(ctx context.Context, safetyID string, err error) error {
 	var back []File
-	for _, f := range done {
-		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID})
+	for _, f := range a.done {
+		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID, Raw: f.OldRaw, OldRaw: f.Raw})
 	}
 	if _, rerr := a.write(ctx, back, "undo-"); rerr != nil {
 		return fault.Wrap(err, "failed.rewind_partial", "the rewind failed part way and the tree could not be put back").
@@ -98,7 +112,9 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 		if err := fail("delete-" + strconv.Itoa(i)); err != nil {
 			return done, err
 		}
-		if err := removeFile(root, f.Path); err != nil {
+		if err := removeFile(root, f.Path); a.inWay(err, f.Path) {
+			continue
+		} else if err != nil {
 			return done, fmt.Errorf("cannot delete %s: %w", f.Path, err)
 		}
 		done = append(done, f)
@@ -122,12 +138,25 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 		if err := fail("rename-" + strconv.Itoa(i)); err != nil {
 			return done, err
 		}
-		if err := renameInto(root, filepath.Join(stage, "files", f.Path), f.Path); err != nil {
+		if err := renameInto(root, filepath.Join(stage, "files", f.Path), f.Path); a.inWay(err, f.Path) {
+			continue
+		} else if err != nil {
 			return done, fmt.Errorf("cannot write %s: %w", f.Path, err)
 		}
 		done = append(done, f)
 	}
 	return done, fail("renamed")
+}
+
+// inWay reports whether err is a leading component of path that is not a
+// real directory, and if so leaves the path as it is.
+func (a *Applier) inWay(err error, path string) bool {
+	var iw *inWayError
+	if !errors.As(err, &iw) {
+		return false
+	}
+	a.Left = append(a.Left, Left{Path: path, Reason: LeftSymlinkInWay})
+	return true
 }
 
 // stage writes the target content of files under stage/files through a
@@ -146,9 +175,11 @@ func (a *Applier) stage(ctx context.Context, stage string, writes []File) error 
 		Index: index, Stdin: []byte(info.String())}); err != nil {
 		return err
 	}
-	_, err := a.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-a", "-f",
-		"--prefix=" + filepath.Join(stage, "files") + "/"}, Index: index})
-	return err
+	if _, err := a.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-a", "-f",
+		"--prefix=" + filepath.Join(stage, "files") + "/"}, Index: index}); err != nil {
+		return err
+	}
+	return a.writeRaw(ctx, stage, writes)
 }
 
 func depth(p string) int { return strings.Count(p, "/") }

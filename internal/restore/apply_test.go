@@ -2,9 +2,11 @@ package restore
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,13 +83,20 @@ func (f *fixture) plan(t *testing.T) *Plan {
 }
 
 func (f *fixture) apply(t *testing.T, p *Plan) error {
+	_, err := f.applyWith(t, p, nil)
+	return err
+}
+
+// applyWith applies p with a failpoint and returns the applier, whose Left
+// lists what was found in the way while writing.
+func (f *fixture) applyWith(t *testing.T, p *Plan, failpoint func(string) error) (*Applier, error) {
 	t.Helper()
 	staging := filepath.Join(f.top, ".git", "checkpoints", "staging")
 	if err := os.MkdirAll(staging, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a := &Applier{Git: f.r, Top: f.top, Staging: staging}
-	return a.Apply(context.Background(), p, "k9")
+	a := &Applier{Git: f.r, Top: f.top, Staging: staging, Failpoint: failpoint}
+	return a, a.Apply(context.Background(), p, "k9")
 }
 
 // swapForSymlink replaces the directory dir by a symlink to the outside
@@ -123,8 +132,9 @@ func readDir(t *testing.T, dir string) map[string]string {
 }
 
 // TestApplyNeverWritesThroughSwappedSymlink: a directory replaced by a
-// symlink after the plan was made stops the rewind; nothing is written or
-// deleted in the directory the link points to, and the failure says so.
+// symlink after the plan was made is never written through: the paths
+// below it are left (symlink_in_the_way), nothing is written or deleted in
+// the directory the link points to, and the rest of the plan is applied.
 func TestApplyNeverWritesThroughSwappedSymlink(t *testing.T) {
 	f := newFixture(t,
 		map[string]string{"d/f": "old", "d/x": "delete me", "top": "old"},
@@ -136,17 +146,23 @@ func TestApplyNeverWritesThroughSwappedSymlink(t *testing.T) {
 	outside := map[string]string{"f": "outside f", "x": "outside x"}
 	f.swapForSymlink(t, "d", outside)
 
-	err := f.apply(t, p)
-	if err == nil {
-		t.Fatal("the rewind wrote through a symlink without failing")
+	a, err := f.applyWith(t, p, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The first step that meets the link fails, before anything changed:
-	// there is nothing to put back, so the tree is as it was.
-	if code := fault.As(err).Code; code != "failed.rewind_undone" {
-		t.Errorf("error code %s (%v), want failed.rewind_undone", code, err)
+	var left []string
+	for _, l := range a.Left {
+		if l.Reason != LeftSymlinkInWay {
+			t.Errorf("%s left as %s, want %s", l.Path, l.Reason, LeftSymlinkInWay)
+		}
+		left = append(left, l.Path)
 	}
-	if b, _ := os.ReadFile(filepath.Join(f.top, "top")); string(b) != "old" {
-		t.Errorf("top = %q, want it untouched", b)
+	slices.Sort(left)
+	if got := strings.Join(left, " "); got != "d/f d/g d/x" {
+		t.Errorf("left = %q, want the paths below the symlink", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.top, "top")); string(b) != "new" {
+		t.Errorf("top = %q, want the rest of the plan applied", b)
 	}
 	if got := readDir(t, f.outside); len(got) != 2 || got["f"] != outside["f"] || got["x"] != outside["x"] {
 		t.Errorf("the outside directory changed: %q", got)
@@ -163,16 +179,26 @@ func TestApplyPutsBackWhatItChanged(t *testing.T) {
 		map[string]string{"a/y": "deleted first", "d/f": "old"},
 		map[string]string{"d/f": "new", "d/g": "created"})
 	p := f.plan(t)
-	f.swapForSymlink(t, "d", map[string]string{"f": "outside f"})
-	err := f.apply(t, p)
+	// Someone writes d/f after the plan; the rewind fails before it
+	// reaches d/f, so that write must survive the put-back.
+	writeFile(t, filepath.Join(f.top, "d", "f"), "written meanwhile")
+	_, err := f.applyWith(t, p, func(step string) error {
+		if step == "rename-0" {
+			return errors.New("injected")
+		}
+		return nil
+	})
 	if code := fault.As(err).Code; code != "failed.rewind_undone" {
 		t.Fatalf("error code %s (%v), want failed.rewind_undone", code, err)
 	}
 	if b, err := os.ReadFile(filepath.Join(f.top, "a", "y")); err != nil || string(b) != "deleted first" {
 		t.Errorf("a/y was not put back: %q, %v", b, err)
 	}
-	if got := readDir(t, f.outside); len(got) != 1 || got["f"] != "outside f" {
-		t.Errorf("the outside directory changed: %q", got)
+	if b, _ := os.ReadFile(filepath.Join(f.top, "d", "f")); string(b) != "written meanwhile" {
+		t.Errorf("d/f = %q: the put-back touched a path the rewind never reached", b)
+	}
+	if _, err := os.Lstat(filepath.Join(f.top, "d", "g")); !os.IsNotExist(err) {
+		t.Errorf("d/g exists: %v", err)
 	}
 }
 

@@ -36,6 +36,9 @@ const (
 	// LeftIgnored is a path the checkpoint's ignore rules ignore, which a
 	// rewind that also restores those rules therefore does not delete.
 	LeftIgnored = "ignored"
+	// LeftSymlinkInWay is a path whose leading directory became a symlink
+	// or a file while the rewind ran; it is never written through.
+	LeftSymlinkInWay = "symlink_in_the_way"
 )
 
 // File is one path the plan changes.
@@ -49,6 +52,10 @@ type File struct {
 	OldOID  string `json:"-"`
 	Mode    string `json:"-"`
 	OID     string `json:"-"`
+	// Raw and OldRaw are raw blobs to write instead of a checkout of OID
+	// and OldOID, from the checkpoints' raw overlays (AddRaw).
+	Raw    string `json:"-"`
+	OldRaw string `json:"-"`
 }
 
 // Left is a path that differs but the rewind will not touch.
@@ -61,6 +68,9 @@ type Left struct {
 type Options struct {
 	Paths   []string `json:"paths,omitempty"` // pathspecs from the top, literal
 	Outside string   `json:"outside"`         // refuse, keep, overwrite
+	// ResetHead moves HEAD too: the same files with another HEAD move are
+	// another plan.
+	ResetHead bool `json:"reset_head,omitempty"`
 }
 
 // Plan is what a rewind will do. Its ID binds the plan a person saw to the

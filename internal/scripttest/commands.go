@@ -175,7 +175,9 @@ func digest(b []byte) string {
 }
 
 // tree save NAME [DIR] records a manifest of the working tree DIR
-// (default .): every path below it except the top .git, with its type, exec
+// (default .): every path below it except the top .git (a directory, or a
+// linked worktree's file), a private store's .git-checkpoint and
+// testscript's $WORK/.tmp, with its type, exec
 // bit, content or link target, and mtime. "tree check NAME [DIR]" compares
 // everything but mtimes; "tree mtime NAME [PATH...]" checks that every file
 // except the PATHs listed still has its recorded mtime (a rewind must not
@@ -221,8 +223,16 @@ func manifest(ts *testscript.TestScript, root string) map[string]string {
 		if rel == "." {
 			return nil
 		}
-		if rel == ".git" {
+		switch {
+		case (rel == ".git" || rel == ".git-checkpoint") && d.IsDir():
 			return filepath.SkipDir
+		case rel == ".git", rel == ".tmp" && d.IsDir() && root == ts.Getenv("WORK"):
+			// A linked worktree's .git is a file; .tmp is testscript's
+			// TMPDIR, not part of the tree under test.
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		fi, err := os.Lstat(path)
 		if err != nil {

@@ -19,6 +19,7 @@ const (
 	EventRewindStarted = "rewind_started"
 	EventRewindEnded   = "rewind_ended"
 	EventPruned        = "pruned"
+	EventRebuilt       = "rebuilt"
 )
 
 // Event is one line of journal.jsonl. Prev chains each line to the one
@@ -30,7 +31,15 @@ type Event struct {
 	Checkpoint *Record   `json:"checkpoint,omitempty"`
 	Rewind     *Rewind   `json:"rewind,omitempty"`
 	Pruned     []string  `json:"pruned,omitempty"`
+	Rebuilt    *Rebuilt  `json:"rebuilt,omitempty"`
 	Prev       string    `json:"prev"`
+}
+
+// Rebuilt is the first event of a journal that was rebuilt: why, and where
+// the damaged file was kept.
+type Rebuilt struct {
+	Aside    string   `json:"aside,omitempty"`
+	Problems []string `json:"problems"`
 }
 
 // Journal is the parsed journal of one working tree.
@@ -39,7 +48,10 @@ type Journal struct {
 	// Problems lists what did not parse or did not chain, one line each,
 	// for doctor; the events that did parse are still used.
 	Problems []string
-	last     string // hash of the last line, the next line's Prev
+	// Missing says there was no journal file at all.
+	Missing bool
+	last    string   // hash of the last line, the next line's Prev
+	hashes  []string // hash of each line, by line number - 1
 }
 
 // ParseJournal reads journal lines. It never fails: a line that does not
@@ -70,6 +82,10 @@ func ParseJournal(data []byte) *Journal {
 			}
 		}
 		j.last = lineHash(line)
+		for len(j.hashes) < lineNo-1 {
+			j.hashes = append(j.hashes, "")
+		}
+		j.hashes = append(j.hashes, j.last)
 	}
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		j.Problems = append(j.Problems, fmt.Sprintf("line %d is cut short (the journal was truncated)", lineNo))
@@ -149,16 +165,45 @@ func (j *Journal) LastRewind() (started *Rewind, ended bool) {
 	return nil, false
 }
 
-// readJournal loads the journal file; a missing file is an empty journal.
+// readJournal loads the journal file and checks it against its head file;
+// a missing file is an empty journal.
 func readJournal(path string) (*Journal, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &Journal{}, nil
+		return &Journal{Missing: true}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return ParseJournal(data), nil
+	j := ParseJournal(data)
+	if head, err := os.ReadFile(path + headSuffix); err == nil {
+		j.checkHead(string(head))
+	}
+	return j, nil
+}
+
+// headSuffix names the file beside the journal that holds the number and
+// hash of the last line written. The chain inside the journal catches an
+// edited or removed line with lines after it; only something outside the
+// journal can catch the loss or the edit of its last lines.
+const headSuffix = ".head"
+
+// checkHead compares the journal with its head file, "N HASH". The head
+// is written after the journal line it names, without an fsync, so a
+// journal that goes further than its head is fine; one that ends before
+// it, or holds another line there, was cut short or edited.
+func (j *Journal) checkHead(head string) {
+	var n int
+	var hash string
+	if _, err := fmt.Sscanf(head, "%d %s", &n, &hash); err != nil || n <= 0 {
+		return
+	}
+	switch {
+	case n > len(j.hashes):
+		j.Problems = append(j.Problems, fmt.Sprintf("the journal ends at line %d but was written up to line %d (truncated)", len(j.hashes), n))
+	case j.hashes[n-1] != hash:
+		j.Problems = append(j.Problems, fmt.Sprintf("line %d is not the line written there (edited)", n))
+	}
 }
 
 // appendJournal writes ev as one line, chained to the last, and fsyncs it
@@ -187,5 +232,16 @@ func appendJournal(path string, j *Journal, ev Event) error {
 	}
 	j.Events = append(j.Events, ev)
 	j.last = lineHash(line)
-	return nil
+	j.hashes = append(j.hashes, j.last)
+	j.Missing = false
+	return writeHead(path, j)
+}
+
+// writeHead records the journal's last line in its head file.
+func writeHead(path string, j *Journal) error {
+	tmp := path + headSuffix + ".tmp"
+	if err := os.WriteFile(tmp, fmt.Appendf(nil, "%d %s\n", len(j.hashes), j.last), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path+headSuffix)
 }

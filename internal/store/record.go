@@ -27,6 +27,11 @@ type Record struct {
 	Changes    Changes     `json:"changes"`
 	Reused     bool        `json:"reused"`
 	Partial    bool        `json:"partial,omitempty"`
+	// Previous names the checkpoint taken before this one ("k6 <commit>").
+	Previous string `json:"previous,omitempty"`
+	// Raw is the overlay tree of files kept byte for byte because a
+	// checkout of Tree would not give them back (see capture/raw.go).
+	Raw string `json:"raw,omitempty"`
 	// Transcript and TranscriptAt locate the agent's conversation at this
 	// checkpoint, for the resume command a rewind prints.
 	Transcript   string `json:"transcript,omitempty"`
@@ -88,4 +93,11 @@ type Rewind struct {
 	Exact  *bool  `json:"exact,omitempty"` // rewind_ended only
 	Error  string `json:"error,omitempty"` // rewind_ended after a failure
 	Undo   bool   `json:"undo,omitempty"`  // this rewind was --undo
+	// With --reset-head: the ref moved (a branch, or HEAD when detached),
+	// from which commit to which, and the tree of the real index before
+	// it was reset, so that --undo can put all three back.
+	HeadRef  string `json:"head_ref,omitempty"`
+	HeadFrom string `json:"head_from,omitempty"`
+	HeadTo   string `json:"head_to,omitempty"`
+	Index    string `json:"index,omitempty"`
 }

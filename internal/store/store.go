@@ -62,6 +62,13 @@ func (s *Store) Append(j *Journal, ev Event) error {
 	if err := s.Init(); err != nil {
 		return err
 	}
+	if len(j.Problems) > 0 {
+		// Never append to a damaged journal: a line chained to a broken
+		// one would be as doubtful as it is.
+		if _, err := s.Rebuild(j); err != nil {
+			return err
+		}
+	}
 	if err := appendJournal(s.Path("journal.jsonl"), j, ev); err != nil {
 		return fault.Wrap(err, "failed.io", "cannot write the journal")
 	}
@@ -162,7 +169,8 @@ func parseCommit(chunk string) *Record {
 	}
 	t := ParseTrailers(f[4])
 	r.Reason, r.Turn, r.Session, r.Agent = t["Reason"], t["Turn"], t["Session"], t["Agent"]
-	r.Head, r.Branch, r.Label = t["Head"], t["Branch"], t["Label"]
+	r.Head, r.Branch, r.Label, r.Previous = t["Head"], t["Branch"], t["Label"], t["Previous"]
+	r.Raw = t["Raw"]
 	if r.Reason == "" {
 		r.Reason = "adopted"
 	}
@@ -192,6 +200,8 @@ func Message(r *Record) string {
 	trailer("Head", r.Head)
 	trailer("Branch", r.Branch)
 	trailer("Label", r.Label)
+	trailer("Previous", r.Previous)
+	trailer("Raw", r.Raw)
 	return b.String()
 }
 

@@ -1,0 +1,182 @@
+package checkpoint_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// These helpers drive the real binaries, as the transcripts do: TestMain
+// put the test binary on PATH as git-checkpoint and git-rewind, so
+// `git checkpoint` goes through git's own dispatch.
+
+// gitEnv is the environment of the Go tests' git processes: a private HOME
+// and the fixed identity and clock of the transcripts (scripttest.Setup).
+func gitEnv(t *testing.T, extra ...string) []string {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitconfig := "[init]\n\tdefaultBranch = main\n"
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "GIT_") || name == "HOME" || name == "XDG_CONFIG_HOME" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=A U Thor", "GIT_AUTHOR_EMAIL=author@example.com",
+		"GIT_COMMITTER_NAME=C O Mitter", "GIT_COMMITTER_EMAIL=committer@example.com",
+		"GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z",
+		"TZ=UTC", "LC_ALL=C")
+	return append(env, extra...)
+}
+
+// result is how a process ended.
+type result struct {
+	code           int // exit status; 128+N when killed by signal N
+	signaled       bool
+	stdout, stderr string
+}
+
+// command returns an unstarted process in dir.
+func command(dir string, env []string, name string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	return cmd, &stdout, &stderr
+}
+
+// finish waits for cmd and describes how it ended.
+func finish(t *testing.T, cmd *exec.Cmd, stdout, stderr *bytes.Buffer) result {
+	t.Helper()
+	err := cmd.Wait()
+	r := result{stdout: stdout.String(), stderr: stderr.String()}
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		r.code = exit.ExitCode()
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			r.signaled, r.code = true, 128+int(ws.Signal())
+		}
+	case err != nil:
+		t.Fatalf("%s: %v", strings.Join(cmd.Args, " "), err)
+	}
+	return r
+}
+
+// run runs a command to its end.
+func run(t *testing.T, dir string, env []string, name string, args ...string) result {
+	t.Helper()
+	cmd, stdout, stderr := command(dir, env, name, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return finish(t, cmd, stdout, stderr)
+}
+
+// must runs a command and fails the test unless it exits with want.
+func must(t *testing.T, want int, dir string, env []string, name string, args ...string) result {
+	t.Helper()
+	r := run(t, dir, env, name, args...)
+	if r.code != want {
+		t.Fatalf("%s %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// manifest describes every file and symlink below root except .git: kind,
+// exec bit and content digest or link target. Directories are implied.
+func manifest(t *testing.T, root string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if rel == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return nil
+		}
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(path)
+			m[rel] = "symlink " + target
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		kind := "file"
+		if fi.Mode()&0o111 != 0 {
+			kind = "exec"
+		}
+		m[rel] = kind + " " + hex.EncodeToString(sum[:8])
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// sameTree fails the test unless two manifests are equal.
+func sameTree(t *testing.T, what string, want, got map[string]string) {
+	t.Helper()
+	var diffs []string
+	for p, w := range want {
+		if got[p] != w {
+			diffs = append(diffs, fmt.Sprintf("%s: want %q, got %q", p, w, got[p]))
+		}
+	}
+	for p, g := range got {
+		if _, ok := want[p]; !ok {
+			diffs = append(diffs, fmt.Sprintf("%s: unexpected %q", p, g))
+		}
+	}
+	if len(diffs) > 0 {
+		if len(diffs) > 10 {
+			diffs = append(diffs[:10], fmt.Sprintf("... and %d more", len(diffs)-10))
+		}
+		t.Fatalf("%s differs:\n%s", what, strings.Join(diffs, "\n"))
+	}
+}
+
+func writeFile(t *testing.T, path, content string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,189 @@
+package capture
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
+
+// The raw overlay keeps files byte for byte where git's conversions would
+// not give them back. A checkpoint's tree holds what `git add` stores (clean
+// filters, end-of-line normalization, LFS pointers), so that it compares
+// with HEAD and with other checkpoints as git sees them. But a checkout of
+// that tree is not always the bytes that were on disk: a CRLF file under
+// `* text=auto` comes back with LF, an `ident` file gets its $Id$ expanded,
+// a filter whose smudge does not undo its clean changes the content. For
+// such files the capture also keeps the raw bytes, in an overlay tree
+// (path -> raw blob) that the checkpoint commit holds as an extra parent,
+// and a rewind writes those bytes instead of the checkout's.
+//
+// Whether a file is such a file is found by doing what a rewind would do:
+// `checkout-index` of its captured entry into a scratch directory, and a
+// comparison with the file. This runs only for files the capture found
+// changed, and only when the repository can convert at all (it has
+// attributes files, or core.autocrlf / core.eol ask for conversion), so a
+// repository without them pays nothing. LFS needs no overlay: its smudge
+// gives back what its clean took, so its pointers stay as LFS stores them.
+
+// rawEntry is a file kept raw, and the stat data it had then, to notice a
+// change the scan would not report (after the private index is re-seeded).
+type rawEntry struct {
+	OID   string `json:"oid"`
+	Mode  string `json:"mode"`
+	Size  int64  `json:"size"`
+	Mtime int64  `json:"mtime"`
+	Ino   uint64 `json:"ino"`
+}
+
+// mayConvert reports whether git may convert files of this tree at all.
+func (c *Capturer) mayConvert(st *indexState) bool {
+	if st.Attrs || c.Cfg.EOL || len(st.Raw) > 0 {
+		return true
+	}
+	candidates := []string{filepath.Join(c.Repo.CommonDir, "info", "attributes")}
+	if f := c.Cfg.AttributesFile; f != "" {
+		if rest, ok := strings.CutPrefix(f, "~/"); ok {
+			f = filepath.Join(envOf(c.Git.Env, "HOME"), rest)
+		}
+		candidates = append(candidates, f)
+	} else if xdg := envOf(c.Git.Env, "XDG_CONFIG_HOME"); xdg != "" {
+		candidates = append(candidates, filepath.Join(xdg, "git", "attributes"))
+	} else if home := envOf(c.Git.Env, "HOME"); home != "" {
+		candidates = append(candidates, filepath.Join(home, ".config", "git", "attributes"))
+	}
+	for _, p := range candidates {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func envOf(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// updateRaw re-examines the files in changed, and every file kept raw
+// whose stat data changed, and keeps raw those a checkout would not give
+// back. It is best effort: a file it cannot examine (a smudge filter that
+// fails) is captured as git stores it, as before.
+func (c *Capturer) updateRaw(ctx context.Context, st *indexState, changed []string) {
+	check := map[string]bool{}
+	for _, p := range changed {
+		check[p] = true
+	}
+	for p, e := range st.Raw {
+		if fi, err := os.Lstat(filepath.Join(c.Repo.Top, p)); err != nil || statOf(fi) != [3]int64{e.Size, e.Mtime, int64(e.Ino)} {
+			check[p] = true
+		}
+	}
+	var paths []string
+	for p := range check {
+		if _, ok := st.Raw[p]; ok {
+			delete(st.Raw, p)
+			st.RawTree = ""
+		}
+		if fi, err := os.Lstat(filepath.Join(c.Repo.Top, p)); err == nil && fi.Mode().IsRegular() {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	slices.Sort(paths)
+	scratch := c.Store.Path("rawcheck")
+	os.RemoveAll(scratch)
+	defer os.RemoveAll(scratch)
+	if _, err := c.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-z", "--stdin", "-f", "--prefix=" + scratch + "/"},
+		Index: c.privateIndex(), Stdin: nulList(paths)}); err != nil {
+		return
+	}
+	var differ []string
+	for _, p := range paths {
+		disk, err1 := os.ReadFile(filepath.Join(c.Repo.Top, p))
+		out, err2 := os.ReadFile(filepath.Join(scratch, p))
+		if err1 == nil && err2 == nil && !bytes.Equal(disk, out) {
+			differ = append(differ, p)
+		}
+	}
+	for _, p := range differ {
+		path := filepath.Join(c.Repo.Top, p)
+		fi, err := os.Lstat(path)
+		if err != nil {
+			continue
+		}
+		// --path= would apply the path's filters; --no-filters stores the
+		// bytes as they are. One process per file: there are few.
+		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-w", "--no-filters", "--", p}})
+		if err != nil {
+			continue
+		}
+		mode := "100644"
+		if fi.Mode()&0o111 != 0 {
+			mode = "100755"
+		}
+		s := statOf(fi)
+		if st.Raw == nil {
+			st.Raw = map[string]rawEntry{}
+		}
+		st.Raw[p] = rawEntry{OID: strings.TrimSpace(string(out)), Mode: mode, Size: s[0], Mtime: s[1], Ino: uint64(s[2])}
+		st.RawTree = ""
+	}
+}
+
+func statOf(fi os.FileInfo) [3]int64 {
+	ino := int64(0)
+	if s, ok := fi.Sys().(*syscall.Stat_t); ok {
+		ino = int64(s.Ino)
+	}
+	return [3]int64{fi.Size(), fi.ModTime().UnixNano(), ino}
+}
+
+// rawTree writes the overlay as a tree, through a scratch index, or returns
+// "" when no file is kept raw.
+func (c *Capturer) rawTree(ctx context.Context, st *indexState) (string, error) {
+	if len(st.Raw) == 0 {
+		return "", nil
+	}
+	if st.RawTree != "" {
+		return st.RawTree, nil
+	}
+	var info strings.Builder
+	for p, e := range st.Raw {
+		fmt.Fprintf(&info, "%s %s\t%s\x00", e.Mode, e.OID, p)
+	}
+	index := c.Store.Path("rawindex")
+	os.Remove(index)
+	defer os.Remove(index)
+	if _, err := c.Git.Run(ctx, git.Cmd{Args: []string{"update-index", "-z", "--index-info"}, Index: index, Stdin: []byte(info.String())}); err != nil {
+		return "", err
+	}
+	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"write-tree"}, Index: index})
+	if err != nil {
+		return "", err
+	}
+	st.RawTree = strings.TrimSpace(string(out))
+	return st.RawTree, nil
+}
+
+// touchesAttributes reports whether the scan saw an attributes file.
+func touchesAttributes(entries []entry) bool {
+	for _, e := range entries {
+		if filepath.Base(strings.TrimSuffix(e.path, "/")) == ".gitattributes" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+const pruneHelp = `Apply retention now: keep the newest checkpoint.keep checkpoints (200) and
+any younger than checkpoint.keepFor (14d); keep safety checkpoints (taken
+before each rewind) for checkpoint.keepSafety (30d); never the newest one, nor
+the safety checkpoint of an interrupted rewind. Refs are deleted in one
+transaction; the objects stay until git's own gc removes them (this command
+never runs gc). Records whose ref was deleted by hand are forgotten.`
+
+type pruneCmd struct {
+	DryRun bool `short:"n" name:"dry-run" help:"Say what would be pruned; change nothing."`
+}
+
+// Help is the long help of git checkpoint prune.
+func (c *pruneCmd) Help() string { return pruneHelp }
+
+type pruneDoc struct {
+	DryRun    bool     `json:"dry_run"`
+	Pruned    []string `json:"pruned"`
+	Forgotten []string `json:"forgotten"`
+	Kept      int      `json:"kept"`
+}
+
+func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
+	s, err := open(ctx, sys, g)
+	if err != nil {
+		return err
+	}
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	j, refs, err := s.journal(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := s.store.Prune(ctx, j, refs, s.retention(), c.DryRun)
+	if err != nil {
+		return err
+	}
+	doc := pruneDoc{DryRun: c.DryRun, Pruned: ids(res.Pruned), Forgotten: ids(res.Forgotten), Kept: res.Kept}
+	if s.out.json {
+		return s.out.JSON(doc)
+	}
+	verb, forgot := "pruned", "forgot"
+	if c.DryRun {
+		verb, forgot = "would prune", "would forget"
+	}
+	if len(doc.Pruned) > 0 {
+		s.out.Printf("%s %d %s: %s\n", verb, len(doc.Pruned), plural(len(doc.Pruned), "checkpoint", "checkpoints"), strings.Join(doc.Pruned, " "))
+	}
+	if len(doc.Forgotten) > 0 {
+		s.out.Printf("%s %s: %s\n", forgot, plural(len(doc.Forgotten), "a checkpoint whose ref was already deleted", "checkpoints whose refs were already deleted"), strings.Join(doc.Forgotten, " "))
+	}
+	if len(doc.Pruned)+len(doc.Forgotten) == 0 {
+		s.out.Printf("nothing to prune\n")
+	}
+	s.out.Printf("%d %s kept (checkpoint.keep %d, keepFor %s, keepSafety %s)\n", doc.Kept,
+		plural(doc.Kept, "checkpoint", "checkpoints"), s.cfg.Keep, days(s.cfg.KeepFor), days(s.cfg.KeepSafety))
+	if len(doc.Pruned) > 0 && !c.DryRun {
+		s.out.Printf("their objects are left to git gc (this command never runs it)\n")
+	}
+	return nil
+}
+
+// retention is the configured rule set of DESIGN 5.4.
+func (s *session) retention() store.Retention {
+	return store.Retention{Keep: s.cfg.Keep, KeepFor: s.cfg.KeepFor, KeepSafety: s.cfg.KeepSafety}
+}
+
+func ids(recs []*store.Record) []string {
+	out := []string{}
+	for _, r := range recs {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// days prints a retention period the way it is configured: "14d", "90m".
+func days(d time.Duration) string {
+	if d > 0 && d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	return d.String()
+}

@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// headMove is what --reset-head (or the --undo of such a rewind) does to
+// HEAD and the real index (DESIGN 6.6).
+type headMove struct {
+	ref      string   // refs/heads/<branch>, or HEAD when detached
+	from, to string   // commits
+	dropped  []string // commits the ref stops reaching (the safety checkpoint keeps them)
+	index    string   // tree of the real index now, kept by the safety checkpoint
+	// resetTo is the tree the index is reset to: the new HEAD's, or for an
+	// --undo the index as it was before the rewind.
+	resetTo string
+	undo    bool
+}
+
+// planHeadMove runs the --reset-head preflight: HEAD goes back to the
+// target's HEAD only along the branch it was on (the target's HEAD is an
+// ancestor of HEAD, else conflict.head_moved), and never drops a commit a
+// remote-tracking ref holds (conflict.commits_pushed): moving a pushed
+// branch back would make the next push a force push. It returns nil when
+// HEAD already is the target's.
+func (s *session) planHeadMove(ctx context.Context, target *store.Record) (*headMove, error) {
+	head, branch := s.repo.Head, s.repo.Branch
+	moved := func(format string, args ...any) error {
+		return fault.New("conflict.head_moved", format, args...).
+			WithHint("rewind without --reset-head to restore the files and leave HEAD where it is").
+			WithData(map[string]string{"head": head, "branch": branch, "target_head": target.Head, "target_branch": target.Branch})
+	}
+	switch {
+	case target.Head == "":
+		return nil, moved("%s was taken before the first commit: there is no HEAD to go back to", target.ID)
+	case head == "":
+		return nil, moved("HEAD has no commit now, while %s was taken at %s", target.ID, short(target.Head))
+	case target.Branch != branch:
+		return nil, moved("%s was taken %s, and HEAD is now %s", target.ID, onBranch(target.Branch), onBranch(branch))
+	case target.Head == head:
+		return nil, nil
+	}
+	_, err := s.git.Run(ctx, git.Cmd{Args: []string{"merge-base", "--is-ancestor", target.Head, head}})
+	switch code := git.ExitCode(err); {
+	case err == nil:
+	case code == 1 || code == 128:
+		return nil, moved("HEAD is not a descendant of %s's HEAD %s (history was rewritten, or the commit is gone)", target.ID, short(target.Head))
+	default:
+		return nil, err
+	}
+	dropped, err := s.revList(ctx, target.Head+".."+head)
+	if err != nil {
+		return nil, err
+	}
+	unpushed, err := s.revList(ctx, target.Head+".."+head, "--not", "--remotes")
+	if err != nil {
+		return nil, err
+	}
+	if len(unpushed) < len(dropped) {
+		local := map[string]bool{}
+		for _, c := range unpushed {
+			local[c] = true
+		}
+		var pushed []string
+		for _, c := range dropped {
+			if !local[c] {
+				pushed = append(pushed, c)
+			}
+		}
+		where := "a remote-tracking ref"
+		if out, err := s.git.Run(ctx, git.Cmd{Args: []string{"for-each-ref", "--count=1", "--format=%(refname:short)", "--contains", pushed[0], "refs/remotes/"}}); err == nil && len(strings.TrimSpace(string(out))) > 0 {
+			where = strings.TrimSpace(string(out))
+		}
+		return nil, fault.New("conflict.commits_pushed", "%d of the %d commits --reset-head would drop %s on %s: moving the branch back would make the next push a force push",
+			len(pushed), len(dropped), plural(len(pushed), "is already", "are already"), where).
+			WithHint("rewind without --reset-head to restore the files and keep the commits, then revert them with new commits").
+			WithData(map[string]any{"commits": pushed, "remote_ref": where})
+	}
+	ref := branch
+	if ref == "" {
+		ref = "HEAD"
+	}
+	return &headMove{ref: ref, from: head, to: target.Head, dropped: dropped, resetTo: target.Head}, nil
+}
+
+// undoHeadMove is the way back of a rewind that moved HEAD: when HEAD is
+// still where that rewind put it, it goes back, and the index is reset to
+// what it held before. A rewind killed before it moved HEAD has nothing to
+// undo there; HEAD moved since by someone else refuses.
+func (s *session) undoHeadMove(rw *store.Rewind) (*headMove, error) {
+	if rw.HeadRef == "" {
+		return nil, nil
+	}
+	ref := s.repo.Branch
+	if ref == "" {
+		ref = "HEAD"
+	}
+	switch {
+	case ref == rw.HeadRef && s.repo.Head == rw.HeadFrom:
+		return nil, nil // killed before HEAD moved
+	case ref != rw.HeadRef || s.repo.Head != rw.HeadTo:
+		return nil, fault.New("conflict.head_moved", "HEAD moved since the rewind to %s reset it, so --undo cannot put it back", rw.Target).
+			WithHint("restore the files alone with 'git rewind " + rw.Safety + "'; the commits HEAD was on are " + short(rw.HeadFrom) + " and its ancestors").
+			WithData(map[string]string{"head": s.repo.Head, "expected": rw.HeadTo})
+	}
+	return &headMove{ref: rw.HeadRef, from: rw.HeadTo, to: rw.HeadFrom, resetTo: rw.Index, undo: true}, nil
+}
+
+// revList lists commits, newest first.
+func (s *session) revList(ctx context.Context, args ...string) ([]string, error) {
+	out, err := s.git.Run(ctx, git.Cmd{Args: append([]string{"rev-list"}, args...)})
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
+}
+
+// saveIndex writes the tree of the real index, through a copy so that the
+// real index is not rewritten (write-tree would store its cache tree in
+// it) before the rewind is sure to run. An index with unresolved
+// conflicts has no tree: that is conflict.git_operation.
+func (s *session) saveIndex(ctx context.Context) (string, error) {
+	if err := s.store.Init(); err != nil {
+		return "", err
+	}
+	data, err := os.ReadFile(s.repo.Index)
+	if os.IsNotExist(err) {
+		out, err := s.git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-t", "tree", "-w", "--stdin"}, Stdin: []byte{}})
+		return strings.TrimSpace(string(out)), err
+	}
+	if err != nil {
+		return "", fault.Wrap(err, "failed.io", "cannot read the index")
+	}
+	copyPath := s.store.Path("index.before-reset")
+	defer os.Remove(copyPath)
+	if err := os.WriteFile(copyPath, data, 0o644); err != nil {
+		return "", fault.Wrap(err, "failed.io", "cannot copy the index")
+	}
+	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"write-tree"}, Index: copyPath})
+	if err != nil {
+		return "", fault.Wrap(err, "conflict.git_operation", "the index has unresolved conflicts, so --reset-head cannot save it").
+			WithHint("resolve them (git add / git rm) or drop them, then rewind again")
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// moveHead moves the ref with a compare-and-swap update-ref (it fails if
+// the ref moved since the preflight) and a reflog entry, then resets the
+// real index with `read-tree --reset`: entries whose content is unchanged
+// keep their stat data, so the next git status re-reads only the files
+// that differ, not the whole tree (a plain read-tree would drop every
+// entry's stat data). A refresh then records the stat data of the files
+// the rewind wrote. If the index cannot be reset, the ref goes back.
+func (s *session) moveHead(ctx context.Context, m *headMove, reason string, step func(string) error) error {
+	update := func(to, from string) error {
+		args := []string{"update-ref", "--create-reflog", "-m", reason}
+		if m.ref == "HEAD" {
+			args = append(args, "--no-deref")
+		}
+		_, err := s.git.Run(ctx, git.Cmd{Args: append(args, m.ref, to, from)})
+		return err
+	}
+	if err := update(m.to, m.from); err != nil {
+		return fault.Wrap(err, "conflict.head_moved", "cannot move %s: it moved during the rewind", m.ref)
+	}
+	if err := step("head"); err != nil {
+		update(m.from, m.to)
+		return err
+	}
+	if _, err := s.git.Run(ctx, git.Cmd{Args: []string{"read-tree", "--reset", m.resetTo}}); err != nil {
+		update(m.from, m.to)
+		return fault.Wrap(err, "failed.git", "cannot reset the index")
+	}
+	if err := step("index"); err != nil {
+		return err
+	}
+	// --refresh exits 1 when files differ from the index, which after a
+	// rewind with uncommitted changes they do.
+	s.git.Run(ctx, git.Cmd{Args: []string{"update-index", "-q", "--refresh"}})
+	return nil
+}
+
+func onBranch(ref string) string {
+	if ref == "" {
+		return "detached"
+	}
+	return "on branch " + strings.TrimPrefix(ref, "refs/heads/")
+}
+
+// headMoveNote describes a head move for the plan.
+func headMoveNote(m *headMove, target string, done bool) string {
+	name := strings.TrimPrefix(m.ref, "refs/heads/")
+	verb := "moves"
+	if done {
+		verb = "moved"
+	}
+	if m.undo {
+		return fmt.Sprintf("%s %s back to %s and the index back to what it held before the rewind", name, verb, short(m.to))
+	}
+	return fmt.Sprintf("%s %s back %d %s to %s (%s's HEAD) and the index is reset to it; the safety checkpoint keeps the dropped %s",
+		name, verb, len(m.dropped), plural(len(m.dropped), "commit", "commits"), short(m.to), target, plural(len(m.dropped), "commit", "commits"))
+}

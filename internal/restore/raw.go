@@ -1,0 +1,176 @@
+package restore
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
+
+// rawFile is an entry of a raw overlay tree (see capture/raw.go): a file
+// whose bytes a checkout of the checkpoint's tree would not give back.
+type rawFile struct{ mode, oid string }
+
+// loadRaw reads an overlay tree; "" is an empty overlay.
+func loadRaw(ctx context.Context, r *git.Runner, tree string) (map[string]rawFile, error) {
+	m := map[string]rawFile{}
+	if tree == "" {
+		return m, nil
+	}
+	out, err := r.Run(ctx, git.Cmd{Args: []string{"ls-tree", "-r", "-z", tree}})
+	if err != nil {
+		return nil, err
+	}
+	for _, item := range strings.Split(string(out), "\x00") {
+		meta, path, ok := strings.Cut(item, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 3 {
+			m[path] = rawFile{mode: f[0], oid: f[2]}
+		}
+	}
+	return m, nil
+}
+
+// AddRaw completes the plan with the raw overlays of the current tree
+// (currentRaw) and of the target: each file to write takes the target's
+// raw bytes when it has them (and its current raw bytes when put back),
+// and a path whose bytes differ only in the overlays (a file that went
+// from CRLF to LF, which git stores the same) is added to the plan. The
+// plan's id changes with them.
+func (p *Plan) AddRaw(ctx context.Context, r *git.Runner, currentRaw string) error {
+	if currentRaw == "" && p.Target.Raw == "" {
+		return nil
+	}
+	cur, err := loadRaw(ctx, r, currentRaw)
+	if err != nil {
+		return err
+	}
+	tgt, err := loadRaw(ctx, r, p.Target.Raw)
+	if err != nil {
+		return err
+	}
+	planned := map[string]bool{}
+	for i := range p.Files {
+		f := &p.Files[i]
+		planned[f.Path] = true
+		if f.Mode != "000000" {
+			f.Raw = tgt[f.Path].oid
+		}
+		if f.OldMode != "000000" {
+			f.OldRaw = cur[f.Path].oid
+		}
+	}
+	for _, l := range p.Left {
+		planned[l.Path] = true
+	}
+	var extra []string
+	for path := range union(cur, tgt) {
+		if !planned[path] && cur[path] != tgt[path] && p.inScope(path) {
+			extra = append(extra, path)
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	// Their entries are the same in both trees: read them from the target.
+	args := append([]string{"ls-tree", "-z", "--full-tree", p.Target.Tree, "--"}, extra...)
+	out, err := r.Run(ctx, git.Cmd{Args: args})
+	if err != nil {
+		return err
+	}
+	for _, item := range strings.Split(string(out), "\x00") {
+		meta, path, ok := strings.Cut(item, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || f[1] != "blob" {
+			continue
+		}
+		p.Files = append(p.Files, File{Path: path, Change: Modify, Class: "unattributed",
+			OldMode: f[0], Mode: f[0], OldOID: f[2], OID: f[2], Raw: tgt[path].oid, OldRaw: cur[path].oid})
+	}
+	slices.SortFunc(p.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	p.ID = p.digest()
+	return nil
+}
+
+func union(a, b map[string]rawFile) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// inScope reports whether path is within the plan's pathspecs.
+func (p *Plan) inScope(path string) bool {
+	if len(p.Options.Paths) == 0 {
+		return true
+	}
+	for _, s := range p.Options.Paths {
+		if s == "" || path == s || strings.HasPrefix(path, strings.TrimSuffix(s, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// writeRaw replaces staged files with the raw bytes their File names, read
+// in one `cat-file --batch`: what was on disk when the checkpoint was
+// taken, which a checkout of the canonical blob would not give back.
+func (a *Applier) writeRaw(ctx context.Context, stage string, writes []File) error {
+	var in strings.Builder
+	var raw []File
+	for _, f := range writes {
+		if f.Raw != "" {
+			raw = append(raw, f)
+			in.WriteString(f.Raw + "\n")
+		}
+	}
+	if len(raw) == 0 {
+		return nil
+	}
+	out, err := a.Git.Run(ctx, git.Cmd{Args: []string{"cat-file", "--batch"}, Stdin: []byte(in.String())})
+	if err != nil {
+		return err
+	}
+	br := bufio.NewReader(bytes.NewReader(out))
+	for _, f := range raw {
+		var oid, typ string
+		var size int64
+		header, err := br.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Sscanf(header, "%s %s %d", &oid, &typ, &size); err != nil || typ != "blob" {
+			return fmt.Errorf("cannot read the raw bytes of %s: %q", f.Path, strings.TrimSpace(header))
+		}
+		path := filepath.Join(stage, "files", f.Path)
+		mode := os.FileMode(0o644)
+		if f.Mode == "100755" {
+			mode = 0o755
+		}
+		w, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+		if err != nil {
+			return err
+		}
+		if _, err := io.CopyN(w, br, size); err != nil {
+			w.Close()
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+		if _, err := br.Discard(1); err != nil { // the newline after each object
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package store
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
+
+// Retention is the rule set of DESIGN 5.4 (checkpoint.keep, keepFor and
+// keepSafety).
+type Retention struct {
+	Keep       int           // newest checkpoints kept, safety ones aside
+	KeepFor    time.Duration // anything younger is kept
+	KeepSafety time.Duration // how long pre_rewind checkpoints are kept
+}
+
+// PruneResult is what a prune did, or would do.
+type PruneResult struct {
+	Pruned    []*Record // refs deleted
+	Forgotten []*Record // records whose ref was already deleted
+	Kept      int       // checkpoints that stay
+}
+
+// PruneEvery is how often PruneIfDue prunes at most.
+const PruneEvery = time.Hour
+
+// Select applies the retention rules. A checkpoint goes when it is beyond
+// the newest r.Keep and older than r.KeepFor; a safety checkpoint
+// (pre_rewind) goes when it is older than r.KeepSafety, whatever the
+// count. Never pruned: the newest checkpoint, and the safety checkpoint of
+// an interrupted rewind (--undo needs it). Records whose ref was deleted
+// are forgotten; a ref that points elsewhere than its record is left for
+// doctor, since something other than the tool moved it.
+func Select(j *Journal, refs map[int]string, r Retention, now time.Time) (doomed, forgotten []*Record, kept int) {
+	var live []*Record
+	for _, c := range j.Checkpoints() {
+		switch {
+		case refs[c.N] == c.Commit:
+			live = append(live, c)
+		case refs[c.N] == "" && !j.Pruned(c.ID):
+			forgotten = append(forgotten, c)
+		}
+	}
+	slices.SortFunc(live, func(a, b *Record) int { return b.N - a.N }) // newest first
+	protect := ""
+	if started, ended := j.LastRewind(); started != nil && !ended {
+		protect = started.Safety
+	}
+	rank := 0
+	for i, c := range live {
+		age := now.Sub(c.At)
+		keep := i == 0 || c.ID == protect
+		if c.Reason == ReasonPreRewind {
+			keep = keep || age < r.KeepSafety
+		} else {
+			keep = keep || rank < r.Keep || age < r.KeepFor
+			rank++
+		}
+		if keep {
+			kept++
+		} else {
+			doomed = append(doomed, c)
+		}
+	}
+	slices.SortFunc(doomed, func(a, b *Record) int { return a.N - b.N })
+	return doomed, forgotten, kept
+}
+
+// Prune applies retention now. Refs are deleted in one `update-ref --stdin`
+// transaction, each with its expected old value, so a ref that moved in
+// the meantime fails the whole transaction instead of being lost; then a
+// pruned event names them. gc is never run: the objects go when the
+// repository's own gc gets to them. With dry, nothing changes. The caller
+// holds the lock.
+func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Retention, dry bool) (*PruneResult, error) {
+	doomed, forgotten, kept := Select(j, refs, r, s.Now())
+	res := &PruneResult{Pruned: doomed, Forgotten: forgotten, Kept: kept}
+	if dry || len(doomed)+len(forgotten) == 0 {
+		return res, nil
+	}
+	if len(doomed) > 0 {
+		var in strings.Builder
+		for _, c := range doomed {
+			in.WriteString("delete " + s.Ref(c.N) + "\x00" + c.Commit + "\x00")
+		}
+		if _, err := s.Git.Run(ctx, git.Cmd{Args: []string{"update-ref", "--stdin", "-z"}, Stdin: []byte(in.String())}); err != nil {
+			return nil, fault.Wrap(err, "failed.git", "cannot delete the pruned checkpoints' refs; none was deleted")
+		}
+	}
+	var ids []string
+	for _, c := range append(append([]*Record{}, doomed...), forgotten...) {
+		ids = append(ids, c.ID)
+	}
+	if err := s.Append(j, Event{Type: EventPruned, Pruned: ids}); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// PruneIfDue prunes when the last prune is at least PruneEvery old, and
+// otherwise does nothing and returns nil. It is meant for the end of an
+// agent's turn, where it costs one for-each-ref at most once an hour. The
+// time of the last prune is kept in the state directory (prune.stamp). The
+// caller holds the lock.
+func (s *Store) PruneIfDue(ctx context.Context, j *Journal, r Retention) (*PruneResult, error) {
+	stamp := s.Path("prune.stamp")
+	if b, err := os.ReadFile(stamp); err == nil {
+		if last, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(b))); err == nil {
+			if since := s.Now().Sub(last); since >= 0 && since < PruneEvery {
+				return nil, nil
+			}
+		}
+	}
+	// Stamp first: a prune that fails is not retried on every turn.
+	if err := s.Init(); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(stamp, []byte(s.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644); err != nil {
+		return nil, fault.Wrap(err, "failed.io", "cannot write %s", stamp)
+	}
+	refs, err := s.Refs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.Prune(ctx, j, refs, r, false)
+}
