@@ -126,8 +126,17 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	// named, capture.Options will carry them so that only those paths are
 	// updated. Until then every event scans the whole tree, which a turn
 	// boundary must do anyway.
-	_, err = s.cap.Capture(ctx, j, opts)
-	return err
+	if _, err = s.cap.Capture(ctx, j, opts); err != nil {
+		return err
+	}
+	if ev.Reason == store.ReasonTurnEnd {
+		// Retention runs at turn ends, at most hourly (DESIGN 5.4): never
+		// in the middle of a turn, when a rewind target may be wanted.
+		if _, err := s.store.PruneIfDue(ctx, j, s.retention()); err != nil {
+			logf("retention: %v", err)
+		}
+	}
+	return nil
 }
 
 // hookTree is the directory whose working tree the event is about. Claude
