@@ -188,13 +188,14 @@ func tree(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) > 2 && args[0] != "mtime" {
 		dir = args[2]
 	}
-	m := manifest(ts, ts.MkAbs(dir))
+	m, err := Manifest(ts.MkAbs(dir))
+	ts.Check(err)
 	name := args[1] + ".tree"
 	switch args[0] {
 	case "save":
 		compare(ts, "save", name, m)
 	case "check":
-		compare(ts, "check", name, withoutMtime(m))
+		compare(ts, "check", name, WithoutMtime(m))
 	case "mtime":
 		old := load(ts, name)
 		for _, p := range args[2:] {
@@ -210,7 +211,11 @@ func tree(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-func manifest(ts *testscript.TestScript, root string) map[string]string {
+// Manifest describes every path below root except the top .git: its type,
+// exec bit, content digest and, for files, mtime (see WithoutMtime). Two
+// trees are the same, as a checkpoint sees them, when their manifests
+// without mtimes are equal.
+func Manifest(root string) (map[string]string, error) {
 	m := map[string]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -247,11 +252,11 @@ func manifest(ts *testscript.TestScript, root string) map[string]string {
 		}
 		return nil
 	})
-	ts.Check(err)
-	return m
+	return m, err
 }
 
-func withoutMtime(m map[string]string) map[string]string {
+// WithoutMtime returns a manifest without the files' mtimes.
+func WithoutMtime(m map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range m {
 		if i := strings.Index(v, " mtime="); i >= 0 {
@@ -269,7 +274,7 @@ func compare(ts *testscript.TestScript, op, name string, state map[string]string
 		saved(ts)[name] = state
 		return
 	}
-	old := withoutMtime(load(ts, name))
+	old := WithoutMtime(load(ts, name))
 	var diffs []string
 	for k, v := range old {
 		if state[k] != v {
