@@ -49,7 +49,12 @@ func claudeStory(t *testing.T, tools string) {
 	first := agenttest.RunClaude(t, run)
 	f.ran(first, srv)
 	session := claudeSession(t, first)
-	sameLines(t, "journal of turn 1", boundaries(t, f.journal(), session, "claude"), []string{
+	f.turnOneDone()
+	if got := f.read("partial.txt"); got != "partial\n" {
+		t.Errorf("partial.txt, from the failing call: %q", got)
+	}
+	recs := f.journal()
+	sameLines(t, "journal of turn 1", boundaries(t, recs, session, "claude"), []string{
 		"turn_start t1",
 		"tool t1 Write written.txt",
 		"tool t1 Bash gone.txt,log.txt,new.txt", // bashEditDiff.changedFiles
@@ -57,7 +62,10 @@ func claudeStory(t *testing.T, tools string) {
 		"turn_end t1 (reused)",                  // nothing changed after the last call
 	})
 	transcript := agenttest.ClaudeTranscript(f.home, f.dir, session)
-	if end, want := f.journal()[4], claudeLine(t, transcript, "TURN-ONE-DONE"); end.TranscriptAt != want {
+	if len(recs) == 0 {
+		t.Fatalf("no checkpoints after turn 1")
+	}
+	if end, want := recs[len(recs)-1], claudeLine(t, transcript, "TURN-ONE-DONE"); end.TranscriptAt != want {
 		t.Errorf("turn 1 ended at transcript line %q, want %q, the final reply's", end.TranscriptAt, want)
 	}
 

@@ -49,6 +49,7 @@ func codexStory(t *testing.T, tools string) {
 	first := agenttest.RunCodex(t, run)
 	f.ran(first, srv)
 	session := codexThread(t, first)
+	f.turnOneDone()
 	sameLines(t, "journal of turn 1", boundaries(t, f.journal(), session, "codex"), []string{
 		"turn_start t1",
 		"tool t1 apply_patch written.txt",
@@ -56,9 +57,6 @@ func codexStory(t *testing.T, tools string) {
 		"turn_end t1 (reused)",
 		"turn_end t1 (reused)", // notify, after Stop
 	})
-	if got := f.read("written.txt") + f.read("new.txt") + f.read("log.txt"); got != "written by the agent\nnew\none\ntwo\n" {
-		t.Errorf("turn 1 left %q", got)
-	}
 
 	// a person's edit between the turns
 	f.write("person.txt", personEdit)

@@ -64,14 +64,6 @@ func watchSources(t *testing.T) {
 	}
 }
 
-// The files every story starts from, committed. person.txt is the one a
-// person edits between the turns.
-var initialFiles = map[string]string{
-	"gone.txt":   "delete me\n",
-	"log.txt":    "one\n",
-	"person.txt": "as committed\n",
-}
-
 // The shell command of every agent's first turn: it creates, deletes and
 // appends to a file, changes no edit tool reports.
 const shellEdit = "echo new > new.txt && rm gone.txt && echo two >> log.txt"
@@ -88,11 +80,17 @@ type fixture struct {
 	env  []string // added to the agent's environment and the person's
 }
 
+// newFixture makes a story's repository, with its first files committed:
+// gone.txt and log.txt for shellEdit, person.txt for the person's edit.
 func newFixture(t *testing.T, tools string) *fixture {
 	t.Helper()
 	return &fixture{
-		t:    t,
-		dir:  agenttest.NewRepo(t, initialFiles),
+		t: t,
+		dir: agenttest.NewRepo(t, map[string]string{
+			"gone.txt":   "delete me\n",
+			"log.txt":    "one\n",
+			"person.txt": "as committed\n",
+		}),
 		home: t.TempDir(),
 		env: append(agenttest.GitEnv(),
 			"PATH="+tools+string(os.PathListSeparator)+os.Getenv("PATH"),
@@ -117,6 +115,20 @@ func (f *fixture) write(name, content string) {
 	f.t.Helper()
 	if err := os.WriteFile(f.path(name), []byte(content), 0o644); err != nil {
 		f.t.Fatal(err)
+	}
+}
+
+// turnOneDone checks that the first turn's edits happened: the edit
+// tool's file and shellEdit's three changes.
+func (f *fixture) turnOneDone() {
+	f.t.Helper()
+	for name, want := range map[string]string{"written.txt": "written by the agent\n", "new.txt": "new\n", "log.txt": "one\ntwo\n"} {
+		if got := f.read(name); got != want {
+			f.t.Errorf("%s after turn 1: %q, want %q", name, got, want)
+		}
+	}
+	if _, err := os.Lstat(f.path("gone.txt")); !errors.Is(err, fs.ErrNotExist) {
+		f.t.Errorf("gone.txt after turn 1: %v, want it gone", err)
 	}
 }
 

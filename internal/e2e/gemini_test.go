@@ -35,15 +35,13 @@ func geminiStory(t *testing.T, tools string) {
 	first := agenttest.RunGemini(t, run)
 	f.ran(first, srv)
 	session := geminiSession(t, first)
+	f.turnOneDone()
 	sameLines(t, "journal of turn 1", boundaries(t, f.journal(), session, "gemini"), []string{
 		"turn_start t1",
 		"tool t1 write_file written.txt",
 		"tool t1 run_shell_command", // Gemini CLI does not say which files a command changed
 		"turn_end t1 (reused)",
 	})
-	if got := f.read("written.txt") + f.read("new.txt") + f.read("log.txt"); got != "written by the agent\nnew\none\ntwo\n" {
-		t.Errorf("turn 1 left %q", got)
-	}
 
 	// a person's edit between the turns
 	f.write("person.txt", personEdit)

@@ -112,8 +112,10 @@ func (f *fixture) rewindToStart(before map[string]string) {
 	if !strings.Contains(res.stdout, "modify outside      person.txt\n") {
 		t.Errorf("git rewind t1: the plan does not show person.txt as outside:\n%s", res.stdout)
 	}
-	if !strings.HasPrefix(res.stderr, "git-rewind: error: 1 path changed outside agent turns: person.txt\n") {
-		t.Errorf("git rewind t1: stderr:\n%s", res.stderr)
+	if want := "git-rewind: error: 1 path changed outside agent turns: person.txt\n" +
+		"hint: keep them as they are: git rewind k1 --outside=keep\n" +
+		"hint: or restore them too (the safety checkpoint keeps their content): git rewind k1 --outside=overwrite\n"; res.stderr != want {
+		t.Errorf("git rewind t1: stderr:\n%s--- want\n%s", res.stderr, want)
 	}
 	var refused struct {
 		Error struct {
