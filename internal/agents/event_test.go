@@ -146,6 +146,21 @@ func TestLastLine(t *testing.T) {
 	}
 }
 
+// A foreground subagent stops in the middle of the main agent's turn,
+// while the main agent's call to it waits: no line there ends a turn.
+func TestLastLineMidTurn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	for _, tail := range []string{
+		`{"type":"assistant","uuid":"a1","message":{"content":[{"type":"text","text":"on it"},{"type":"tool_use","name":"Agent"}]}}`,
+		`{"type":"user","uuid":"u2","message":{"content":[{"type":"tool_result"}]}}`,
+	} {
+		os.WriteFile(path, []byte(`{"type":"user","uuid":"u1","message":{"content":"do it"}}`+"\n"+tail+"\n"), 0o644)
+		if got, err := LastLine(context.Background(), path, ""); got != "" || err != nil {
+			t.Errorf("after %s: LastLine = %q, %v; want nothing", tail, got, err)
+		}
+	}
+}
+
 // At Stop, Claude Code may not have written the turn's last lines yet:
 // LastLine waits for the final reply the event names.
 func TestLastLineWaitsForTheReply(t *testing.T) {

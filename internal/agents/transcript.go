@@ -22,10 +22,14 @@ const tailBytes = 4 << 20
 // the agent waits on the hook meanwhile.
 const replyWait = 2 * time.Second
 
-// LastLine returns the uuid of the last user or assistant line of a Claude
-// Code transcript (JSON lines), or "" when there is none in its last
-// tailBytes. At Stop that is the turn's last message, the point
-// `claude --resume S --resume-session-at U` continues from.
+// LastLine returns the uuid of the line that ends the turn in a Claude
+// Code transcript (JSON lines): the point `claude --resume S
+// --resume-session-at U` continues from. That is the last user or
+// assistant line of the main conversation, when it is a reply that ends a
+// turn (an assistant line calling no tool); otherwise there is none and
+// LastLine returns "". A subagent that runs in the foreground stops in the
+// middle of the main agent's turn, while the main agent's tool call waits
+// for it: a resume point there would lose the subagent's result.
 //
 // Claude Code appends to its transcript behind its hooks: when the Stop
 // hook starts, the last lines of the turn (the last tool's result, the
@@ -33,9 +37,8 @@ const replyWait = 2 * time.Second
 // the last line then is one from the middle of the turn. So when the
 // event says what the final reply is, LastLine reads the transcript again
 // until its last line is that reply, for up to replyWait (and half the
-// time ctx leaves). If it never
-// shows, it returns "" and an error: no resume point is better than one
-// in the middle of a turn.
+// time ctx leaves). If it never shows, it returns "" and an error: no
+// resume point is better than one in the middle of a turn.
 func LastLine(ctx context.Context, path, reply string) (string, error) {
 	if !strings.HasSuffix(path, ".jsonl") {
 		return "", nil
@@ -49,10 +52,17 @@ func LastLine(ctx context.Context, path, reply string) (string, error) {
 	defer cancel()
 	for {
 		l, err := lastLine(path)
-		if err != nil || reply == "" {
-			return l.UUID, nil // what there is: no file, or no reply to wait for
+		if err != nil {
+			return "", nil // no transcript to read
 		}
-		if l.Type == "assistant" && sameText(l.text(), reply) {
+		if reply == "" {
+			// Nothing to wait for: the line as it is, if it ends a turn.
+			if l.endsTurn() {
+				return l.UUID, nil
+			}
+			return "", nil
+		}
+		if l.endsTurn() && sameText(l.text(), reply) {
 			return l.UUID, nil
 		}
 		select {
@@ -71,6 +81,24 @@ type transcriptLine struct {
 	Message     struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
+}
+
+// endsTurn reports whether the line is a reply that can end a turn: an
+// assistant message that calls no tool.
+func (l transcriptLine) endsTurn() bool {
+	if l.Type != "assistant" {
+		return false
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+	}
+	json.Unmarshal(l.Message.Content, &blocks)
+	for _, b := range blocks {
+		if b.Type == "tool_use" {
+			return false
+		}
+	}
+	return true
 }
 
 // text joins the text blocks of the line's message.
