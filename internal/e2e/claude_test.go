@@ -178,3 +178,52 @@ func claudeLine(t *testing.T, transcript, text string) string {
 	t.Fatalf("no assistant line %q in %s", text, transcript)
 	return ""
 }
+
+// claudeForegroundStory: a subagent that runs in the foreground stops in
+// the middle of the main agent's turn. Its SubagentStop ends nothing the
+// conversation can be resumed at (the main agent's call still waits for
+// its result), so a rewind to the tree it left offers no conversation.
+func claudeForegroundStory(t *testing.T, tools string) {
+	f := newFixture(t, tools)
+	f.exits(0, "git", "checkpoint", "install", "claude")
+
+	call := agenttest.ClaudeAgent("helper", "SUBTASK-8: write sub.txt")
+	call.Args["run_in_background"] = false
+	srv := agenttest.NewClaudeServer(t, agenttest.Script{
+		Steps: []agenttest.Step{
+			agenttest.Do(call),
+			agenttest.Do(agenttest.ClaudeWrite(f.path("main.txt"), "main\n")),
+			agenttest.Say("TURN-ONE-DONE"),
+		},
+		Sub: map[string][]agenttest.Step{"SUBTASK-8": {
+			agenttest.Do(agenttest.ClaudeWrite(f.path("sub.txt"), "sub\n")),
+			agenttest.Say("Subagent finished."),
+		}},
+	})
+	res := agenttest.RunClaude(t, agenttest.Run{Dir: f.dir, Home: f.home, URL: srv.URL, Env: f.env, Prompt: "TURN-ONE: use a helper"})
+	f.ran(res, srv)
+	session := claudeSession(t, res)
+	recs := f.journal()
+	sameLines(t, "journal", boundaries(t, recs, session, "claude"), []string{
+		"turn_start t1",
+		"tool t1 Write sub.txt",
+		"turn_end t1 (reused)", // SubagentStop, in the middle of the turn
+		"tool t1 Write main.txt",
+		"turn_end t1 (reused)", // Stop
+	})
+	if len(recs) != 5 {
+		t.FailNow()
+	}
+	transcript := agenttest.ClaudeTranscript(f.home, f.dir, session)
+	if at := recs[2].TranscriptAt; at != "" {
+		t.Errorf("SubagentStop recorded transcript line %s, in the middle of the turn", at)
+	}
+	if at, want := recs[4].TranscriptAt, claudeLine(t, transcript, "TURN-ONE-DONE"); at != want {
+		t.Errorf("Stop recorded transcript line %q, want %q, the final reply's", at, want)
+	}
+
+	var rw rewindDoc
+	f.exitsJSON(0, &rw, "git", "rewind", "k2", "--yes", "--json")
+	rw.check(t, "k2", []string{"delete agent main.txt"}, nil)
+	rw.checkResume(t, "", "")
+}
