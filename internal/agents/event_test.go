@@ -181,6 +181,12 @@ func TestLastLineWaitsForTheReply(t *testing.T) {
 		t.Errorf("LastLine = %q, %v; want a2", got, err)
 	}
 
+	// A final message of two text blocks, which the event joins.
+	os.WriteFile(path, []byte(`{"type":"assistant","uuid":"a3","message":{"content":[{"type":"text","text":"First part."},{"type":"text","text":"Second part."}]}}`+"\n"), 0o644)
+	if got, err := LastLine(context.Background(), path, "First part.\n\nSecond part."); got != "a3" || err != nil {
+		t.Errorf("two text blocks: LastLine = %q, %v; want a3", got, err)
+	}
+
 	// A reply that never comes: no resume point rather than a wrong one.
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()

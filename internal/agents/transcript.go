@@ -62,7 +62,7 @@ func LastLine(ctx context.Context, path, reply string) (string, error) {
 			}
 			return "", nil
 		}
-		if l.endsTurn() && sameText(l.text(), reply) {
+		if l.endsTurn() && l.isReply(reply) {
 			return l.UUID, nil
 		}
 		select {
@@ -101,23 +101,29 @@ func (l transcriptLine) endsTurn() bool {
 	return true
 }
 
-// text joins the text blocks of the line's message.
-func (l transcriptLine) text() string {
+// lastText is the text of the line's last text block.
+func (l transcriptLine) lastText() string {
 	var blocks []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
 	json.Unmarshal(l.Message.Content, &blocks)
-	var parts []string
-	for _, b := range blocks {
-		if b.Type == "text" {
-			parts = append(parts, b.Text)
+	for i := len(blocks) - 1; i >= 0; i-- {
+		if blocks[i].Type == "text" {
+			return blocks[i].Text
 		}
 	}
-	return strings.Join(parts, "\n")
+	return ""
 }
 
-func sameText(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
+// isReply reports whether the line holds the end of reply, the text of a
+// turn's final message. A message of several text blocks may be written
+// as several lines, or one, and its blocks joined in reply in some way:
+// its last block ends reply either way.
+func (l transcriptLine) isReply(reply string) bool {
+	last := strings.TrimSpace(l.lastText())
+	return last != "" && strings.HasSuffix(strings.TrimSpace(reply), last)
+}
 
 // lastLine reads the last user or assistant line of the main conversation
 // (not a subagent's sidechain, not a line cut short). A missing or odd
