@@ -128,6 +128,7 @@ func claudeStory(t *testing.T, tools string) {
 			t.Errorf("the forked conversation's request lacks %q:\n%s", s, shorten(body))
 		}
 	}
+	f.noteTaken()
 	if strings.Contains(body, "Subagent finished.") {
 		t.Errorf("the forked conversation's request holds turn 3:\n%s", shorten(body))
 	}

@@ -133,6 +133,7 @@ func codexStory(t *testing.T, tools string) {
 			t.Errorf("the forked conversation's request lacks %q:\n%s", s, shorten(body))
 		}
 	}
+	f.noteTaken()
 	if now, _ := os.ReadFile(rollout); !bytes.Equal(now, original) {
 		t.Errorf("forking changed the original session's rollout %s", rollout)
 	}

@@ -89,6 +89,7 @@ func geminiStory(t *testing.T, tools string) {
 			t.Errorf("the next request lacks %q:\n%s", s, shorten(body))
 		}
 	}
+	f.noteTaken()
 }
 
 // geminiSession returns the session id Gemini CLI reports in its JSON

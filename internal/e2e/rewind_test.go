@@ -1,6 +1,10 @@
 package e2e
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -71,6 +75,15 @@ func commandArgs(t *testing.T, command, program string) []string {
 // to checkpoint id.
 func noteFor(id string) string {
 	return "git-checkpoint: the files of this working tree were rewound to checkpoint " + id
+}
+
+// noteTaken checks that the note was given, and so is no longer pending:
+// it goes to the model once.
+func (f *fixture) noteTaken() {
+	f.t.Helper()
+	if _, err := os.Stat(filepath.Join(f.stateDir(), "pending-note")); !errors.Is(err, fs.ErrNotExist) {
+		f.t.Errorf("the note is still pending after the agent's next prompt (%v)", err)
+	}
 }
 
 // shorten cuts a request body for a failing test's log: the agents send
