@@ -20,7 +20,11 @@ func claudeEvent(ev *Event, p *payload) error {
 		ev.Reason, ev.NoteEvent = store.ReasonTurnStart, "UserPromptSubmit"
 	case "PostToolUse", "PostToolUseFailure":
 		toolEvent(ev, p)
-	case "Stop", "SubagentStop":
+	case "Stop":
+		ev.Reason, ev.LastLine, ev.Reply = store.ReasonTurnEnd, true, p.LastAssistantMessage
+	case "SubagentStop":
+		// Its last_assistant_message is the subagent's, which is not in
+		// the main transcript.
 		ev.Reason, ev.LastLine = store.ReasonTurnEnd, true
 	case "SessionStart", "PreToolUse", "PostToolBatch", "SessionEnd", "SubagentStart", "Notification",
 		"PreCompact", "CwdChanged", "MessageDisplay":

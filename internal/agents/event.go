@@ -54,6 +54,9 @@ type Event struct {
 	// LastLine asks for the uuid of the transcript's last line: the point
 	// a resumed conversation continues from.
 	LastLine bool
+	// Reply is the text of the turn's final reply, when the event names
+	// it: the line LastLine must find (see LastLine).
+	Reply string
 	// Truncated is set when the input was cut at MaxInput: only the
 	// fields before the cut were read.
 	Truncated bool
@@ -73,6 +76,8 @@ type payload struct {
 	ToolName       string          `json:"tool_name"`
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
+	// Claude Code's Stop: the text of the turn's final reply.
+	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
 // Parse reads one hook event of agent: data is the standard input (cut at

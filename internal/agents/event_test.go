@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ func TestParseMapsEvents(t *testing.T) {
 		args            []string
 		reason, note    string
 		names           []string
+		reply           string
 		lastLine, unkwn bool
 	}{
 		{agent: Claude, input: `{"hook_event_name":"SessionStart","session_id":"s"}`},
@@ -33,7 +35,8 @@ func TestParseMapsEvents(t *testing.T) {
 		{agent: Claude, input: `{"hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/r/a.go"}}`},
 		{agent: Claude, input: `{"hook_event_name":"PostToolUse","tool_name":"mcp__fs__write","tool_input":{"file_path":"/r/m"}}`,
 			reason: "tool", names: []string{"/r/m"}},
-		{agent: Claude, input: `{"hook_event_name":"Stop"}`, reason: "turn_end", lastLine: true},
+		{agent: Claude, input: `{"hook_event_name":"Stop","last_assistant_message":"All done."}`, reason: "turn_end", lastLine: true, reply: "All done."},
+		{agent: Claude, input: `{"hook_event_name":"SubagentStop","last_assistant_message":"the subagent's"}`, reason: "turn_end", lastLine: true},
 		{agent: Claude, input: `{"hook_event_name":"SubagentStop"}`, reason: "turn_end", lastLine: true},
 		{agent: Claude, input: `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/r/a"}}`},
 		{agent: Claude, input: `{"hook_event_name":"Bogus"}`, unkwn: true},
@@ -67,7 +70,7 @@ func TestParseMapsEvents(t *testing.T) {
 			t.Errorf("%s %s %q: %v", c.agent, c.input, c.args, err)
 			continue
 		}
-		if ev.Reason != c.reason || ev.NoteEvent != c.note || ev.LastLine != c.lastLine || !slices.Equal(ev.Names, c.names) {
+		if ev.Reason != c.reason || ev.NoteEvent != c.note || ev.LastLine != c.lastLine || ev.Reply != c.reply || !slices.Equal(ev.Names, c.names) {
 			t.Errorf("%s %s %q:\n got reason %q note %q lastLine %v names %q\nwant reason %q note %q lastLine %v names %q",
 				c.agent, c.input, c.args, ev.Reason, ev.NoteEvent, ev.LastLine, ev.Names, c.reason, c.note, c.lastLine, c.names)
 		}
@@ -121,6 +124,7 @@ func TestRelative(t *testing.T) {
 }
 
 func TestLastLine(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")
 	lines := `{"type":"user","uuid":"u1"}
@@ -130,15 +134,64 @@ func TestLastLine(t *testing.T) {
 {"type":"summary"}
 {"type":"assistant","uuid":"cut`
 	os.WriteFile(path, []byte(lines), 0o644)
-	if got := LastLine(path); got != "a1" {
-		t.Errorf("LastLine = %q, want a1", got)
+	if got, err := LastLine(ctx, path, ""); got != "a1" || err != nil {
+		t.Errorf("LastLine = %q, %v; want a1", got, err)
 	}
-	if got := LastLine(filepath.Join(dir, "missing.jsonl")); got != "" {
-		t.Errorf("missing file: %q", got)
+	if got, err := LastLine(ctx, filepath.Join(dir, "missing.jsonl"), "done"); got != "" || err != nil {
+		t.Errorf("missing file: %q, %v", got, err)
 	}
 	os.WriteFile(filepath.Join(dir, "x.txt"), []byte(`{"type":"user","uuid":"u"}`), 0o644)
-	if got := LastLine(filepath.Join(dir, "x.txt")); got != "" {
+	if got, _ := LastLine(ctx, filepath.Join(dir, "x.txt"), ""); got != "" {
 		t.Errorf("a file that is not .jsonl was read: %q", got)
+	}
+}
+
+// A foreground subagent stops in the middle of the main agent's turn,
+// while the main agent's call to it waits: no line there ends a turn.
+func TestLastLineMidTurn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	for _, tail := range []string{
+		`{"type":"assistant","uuid":"a1","message":{"content":[{"type":"text","text":"on it"},{"type":"tool_use","name":"Agent"}]}}`,
+		`{"type":"user","uuid":"u2","message":{"content":[{"type":"tool_result"}]}}`,
+	} {
+		os.WriteFile(path, []byte(`{"type":"user","uuid":"u1","message":{"content":"do it"}}`+"\n"+tail+"\n"), 0o644)
+		if got, err := LastLine(context.Background(), path, ""); got != "" || err != nil {
+			t.Errorf("after %s: LastLine = %q, %v; want nothing", tail, got, err)
+		}
+	}
+}
+
+// At Stop, Claude Code may not have written the turn's last lines yet:
+// LastLine waits for the final reply the event names.
+func TestLastLineWaitsForTheReply(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte(`{"type":"user","uuid":"u1","message":{"content":"do it"}}
+{"type":"assistant","uuid":"a1","message":{"content":[{"type":"tool_use","name":"Bash"}]}}
+`), 0o644)
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(`{"type":"user","uuid":"u2","message":{"content":[{"type":"tool_result"}]}}
+{"type":"assistant","uuid":"a2","message":{"content":[{"type":"text","text":"All done.\n"}]}}
+{"type":"system","subtype":"stop_hook_summary","uuid":"s2"}
+`)
+		f.Close()
+	}()
+	if got, err := LastLine(context.Background(), path, "All done."); got != "a2" || err != nil {
+		t.Errorf("LastLine = %q, %v; want a2", got, err)
+	}
+
+	// A final message of two text blocks, which the event joins.
+	os.WriteFile(path, []byte(`{"type":"assistant","uuid":"a3","message":{"content":[{"type":"text","text":"First part."},{"type":"text","text":"Second part."}]}}`+"\n"), 0o644)
+	if got, err := LastLine(context.Background(), path, "First part.\n\nSecond part."); got != "a3" || err != nil {
+		t.Errorf("two text blocks: LastLine = %q, %v; want a3", got, err)
+	}
+
+	// A reply that never comes: no resume point rather than a wrong one.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if got, err := LastLine(ctx, path, "something else"); got != "" || err == nil {
+		t.Errorf("LastLine = %q, %v; want nothing and an error", got, err)
 	}
 }
 

@@ -105,7 +105,10 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	opts := capture.Options{Reason: ev.Reason, Session: ev.Session, Agent: ev.Agent, Tool: ev.Tool,
 		Paths: paths, Transcript: ev.Transcript}
 	if ev.LastLine {
-		opts.TranscriptAt = agents.LastLine(ev.Transcript)
+		var err error
+		if opts.TranscriptAt, err = agents.LastLine(ctx, ev.Transcript, ev.Reply); err != nil {
+			logf("%v", err)
+		}
 	}
 	deadline, _ := ctx.Deadline()
 	unlock, err := s.store.Lock(ctx, time.Until(deadline))

@@ -190,13 +190,19 @@ func tree(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) > 2 && args[0] != "mtime" {
 		dir = args[2]
 	}
-	m := manifest(ts, ts.MkAbs(dir))
+	root := ts.MkAbs(dir)
+	var skip []string
+	if root == ts.Getenv("WORK") {
+		skip = append(skip, ".tmp") // testscript's TMPDIR, not part of the tree under test
+	}
+	m, err := Manifest(root, skip...)
+	ts.Check(err)
 	name := args[1] + ".tree"
 	switch args[0] {
 	case "save":
 		compare(ts, "save", name, m)
 	case "check":
-		compare(ts, "check", name, withoutMtime(m))
+		compare(ts, "check", name, WithoutMtime(m))
 	case "mtime":
 		old := load(ts, name)
 		for _, p := range args[2:] {
@@ -212,7 +218,12 @@ func tree(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-func manifest(ts *testscript.TestScript, root string) map[string]string {
+// Manifest describes every path below root except the top .git: its type,
+// exec bit, content digest and, for files, mtime (see WithoutMtime). Two
+// trees are the same, as a checkpoint sees them, when their manifests
+// without mtimes are equal. Top-level directories named in skip are left
+// out.
+func Manifest(root string, skip ...string) (map[string]string, error) {
 	m := map[string]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -226,13 +237,10 @@ func manifest(ts *testscript.TestScript, root string) map[string]string {
 		switch {
 		case (rel == ".git" || rel == ".git-checkpoint") && d.IsDir():
 			return filepath.SkipDir
-		case rel == ".git", rel == ".tmp" && d.IsDir() && root == ts.Getenv("WORK"):
-			// A linked worktree's .git is a file; .tmp is testscript's
-			// TMPDIR, not part of the tree under test.
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
+		case rel == ".git":
+			return nil // a linked worktree's .git is a file
+		case d.IsDir() && slices.Contains(skip, rel):
+			return filepath.SkipDir
 		}
 		fi, err := os.Lstat(path)
 		if err != nil {
@@ -257,11 +265,11 @@ func manifest(ts *testscript.TestScript, root string) map[string]string {
 		}
 		return nil
 	})
-	ts.Check(err)
-	return m
+	return m, err
 }
 
-func withoutMtime(m map[string]string) map[string]string {
+// WithoutMtime returns a manifest without the files' mtimes.
+func WithoutMtime(m map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range m {
 		if i := strings.Index(v, " mtime="); i >= 0 {
@@ -279,7 +287,7 @@ func compare(ts *testscript.TestScript, op, name string, state map[string]string
 		saved(ts)[name] = state
 		return
 	}
-	old := withoutMtime(load(ts, name))
+	old := WithoutMtime(load(ts, name))
 	var diffs []string
 	for k, v := range old {
 		if state[k] != v {

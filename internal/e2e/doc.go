@@ -1,0 +1,18 @@
+// Package e2e holds the end-to-end tests of the agent hooks: the real
+// git-checkpoint and git-rewind binaries, installed into a repository with
+// `git checkpoint install AGENT` as a user would, driven by the real Claude
+// Code, Codex CLI and Gemini CLI (internal/agenttest runs them against fake
+// model servers on 127.0.0.1).
+//
+// Each agent plays the same story: a turn that writes a file and runs a
+// shell command that creates, deletes and appends; a person's edit; a
+// second turn; then rewinds. The tests check what the journal and `git
+// checkpoint list` recorded at the turn boundaries, that `git rewind t1`
+// refuses to overwrite the person's edit and otherwise restores the tree
+// exactly, that the resume command a rewind prints is one the agent
+// accepts, and that the agent's model hears about the rewind in its next
+// request.
+//
+// The package has tests only. They skip when node or npm is missing (the
+// agents cannot run); everywhere else they run, one agent at a time.
+package e2e

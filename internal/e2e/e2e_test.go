@@ -1,0 +1,13 @@
+package e2e
+
+import "testing"
+
+// TestAgents builds the binaries once and plays each agent's story, one
+// agent at a time: the agents are heavy programs and the machine small.
+func TestAgents(t *testing.T) {
+	tools := buildTools(t)
+	t.Run("claude", func(t *testing.T) { claudeStory(t, tools) })
+	t.Run("claude-foreground-subagent", func(t *testing.T) { claudeForegroundStory(t, tools) })
+	t.Run("codex", func(t *testing.T) { codexStory(t, tools) })
+	t.Run("gemini", func(t *testing.T) { geminiStory(t, tools) })
+}
