@@ -2,17 +2,17 @@ package checkpoint_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/scripttest"
 )
 
 // These helpers drive the real binaries, as the transcripts do: TestMain
@@ -106,43 +106,12 @@ func must(t *testing.T, want int, dir string, env []string, name string, args ..
 // exec bit and content digest or link target. Directories are implied.
 func manifest(t *testing.T, root string) map[string]string {
 	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if rel == ".git" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return nil
-		}
-		fi, err := os.Lstat(path)
-		if err != nil {
-			return err
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			target, _ := os.Readlink(path)
-			m[rel] = "symlink " + target
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(data)
-		kind := "file"
-		if fi.Mode()&0o111 != 0 {
-			kind = "exec"
-		}
-		m[rel] = kind + " " + hex.EncodeToString(sum[:8])
-		return nil
-	})
+	m, err := scripttest.Manifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}
+	m = scripttest.WithoutMtime(m)
+	maps.DeleteFunc(m, func(_, kind string) bool { return kind == "dir" })
 	return m
 }
 
