@@ -7,7 +7,7 @@ MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 GO     ?= go
 BINS    = git-checkpoint git-rewind
 
-.PHONY: all build test lint fuzz install uninstall clean man
+.PHONY: all build test lint fuzz bench bench-quick install uninstall clean man
 
 all: build
 
@@ -33,6 +33,17 @@ fuzz:
 lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l cmd internal *.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# The side-by-side benchmark of DESIGN section 10 (see docs/speed.md): builds
+# 1k, 10k and 100k-file repositories once under the user cache directory,
+# then measures git status, the fresh-index method and git-checkpoint, and
+# checks the design's ratios. BENCHFLAGS passes options (-rounds, -sizes).
+bench: build
+	$(GO) run ./internal/bench/cmd -bin bin $(BENCHFLAGS)
+
+# A 1k-file tree and two rounds: proves the benchmark runs; judges nothing.
+bench-quick: build
+	$(GO) run ./internal/bench/cmd -bin bin -quick $(BENCHFLAGS)
 
 install: build
 	install -d $(BINDIR) $(MANDIR)

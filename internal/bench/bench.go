@@ -1,0 +1,254 @@
+// Package bench measures git-checkpoint against git itself on synthetic
+// repositories of 1k, 10k and 100k files, and checks the ratios the design
+// sets as targets (DESIGN section 10). Every case runs in the same
+// process, interleaved round by round, so a machine that slows down
+// slows every case alike and the ratios stay meaningful. It asserts no
+// timing in tests: the quick mode only proves that every case runs.
+package bench
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// options are the command line of the benchmark.
+type options struct {
+	sizes  []int
+	rounds int
+	cache  string
+	bin    string
+	tool   string
+	quick  bool
+}
+
+// Main runs the benchmark with args and returns the exit status: 0 when
+// every target holds (or in quick mode), 1 when a target is missed, 2 on
+// bad usage or a failure to run.
+func Main(args []string, environ []string, stdout, stderr io.Writer) int {
+	o, err := parseOptions(args, environ, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 2
+	}
+	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "bench: "+format+"\n", a...) }
+	env := benchEnv(environ, o.bin, filepath.Join(o.cache, "home"))
+	if err := os.MkdirAll(filepath.Join(o.cache, "home"), 0o755); err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 2
+	}
+	if o.tool == "auto" {
+		o.tool = "changed"
+		if _, err := runQuiet(o.cache, env, nil, "git", "checkpoint", "hook", "--help"); err == nil {
+			o.tool = "hook"
+		}
+	}
+	fmt.Fprintf(stdout, "# git-checkpoint benchmark\n\n%s; %d rounds, interleaved; medians.\n", describe(env, o), o.rounds)
+	failed := false
+	for _, n := range o.sizes {
+		res, err := measureSize(o, n, env, logf)
+		if err != nil {
+			fmt.Fprintf(stderr, "bench: %d files: %v\n", n, err)
+			return 2
+		}
+		if !report(stdout, res, n == targetSize && !o.quick) && n == targetSize && !o.quick {
+			failed = true
+		}
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+// targetSize is the tree size at which the design's targets apply.
+const targetSize = 100000
+
+func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sizes := fs.String("sizes", "1000,10000,100000", "tree sizes in files, comma separated")
+	o := &options{}
+	fs.IntVar(&o.rounds, "rounds", 9, "measured rounds per size (after one warm-up round)")
+	fs.StringVar(&o.cache, "cache", "", "where the synthetic repositories are kept (default: the user cache directory)")
+	fs.StringVar(&o.bin, "bin", "", "directory holding the git-checkpoint and git-rewind to measure (required)")
+	fs.StringVar(&o.tool, "tool", "auto", "per-tool capture through: hook (git checkpoint hook claude), changed (git checkpoint --changed), or auto")
+	fs.BoolVar(&o.quick, "quick", false, "small trees and few rounds, to prove the benchmark runs; judges no timing")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if o.quick {
+		*sizes, o.rounds = "1000", 2
+	}
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 200 {
+			return nil, fmt.Errorf("bad size %q: want a number of files, at least 200", s)
+		}
+		o.sizes = append(o.sizes, n)
+	}
+	if o.rounds < 1 {
+		return nil, fmt.Errorf("-rounds must be at least 1")
+	}
+	if o.bin == "" {
+		return nil, fmt.Errorf("-bin is required: the directory holding git-checkpoint and git-rewind (make build puts them in bin/)")
+	}
+	abs, err := filepath.Abs(o.bin)
+	if err != nil {
+		return nil, err
+	}
+	o.bin = abs
+	for _, name := range []string{"git-checkpoint", "git-rewind"} {
+		if _, err := os.Stat(filepath.Join(o.bin, name)); err != nil {
+			return nil, fmt.Errorf("no %s in %s: run 'make build' first", name, o.bin)
+		}
+	}
+	switch o.tool {
+	case "auto", "hook", "changed":
+	default:
+		return nil, fmt.Errorf("-tool must be auto, hook or changed")
+	}
+	if o.cache == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("no cache directory (%v): pass -cache DIR", err)
+		}
+		o.cache = filepath.Join(dir, "git-checkpoint", "bench")
+	}
+	return o, os.MkdirAll(o.cache, 0o755)
+}
+
+// benchEnv is the environment of every measured command: the caller's
+// PATH with the binaries under test first, and nothing of the caller's git
+// configuration, so that a personal core.fsmonitor or untracked cache
+// cannot make one side faster than the other.
+func benchEnv(environ []string, bin, home string) []string {
+	var env []string
+	for _, kv := range environ {
+		name, val, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "PATH":
+			env = append(env, "PATH="+bin+string(os.PathListSeparator)+val)
+		case name == "TMPDIR":
+			env = append(env, kv)
+		}
+	}
+	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C", "TZ=UTC",
+		"GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@localhost",
+		"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@localhost",
+		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
+		"GIT_CHECKPOINT_TRACE=1")
+}
+
+func describe(env []string, o *options) string {
+	v, _ := runQuiet(o.cache, env, nil, "git", "version")
+	return fmt.Sprintf("%s, %d CPUs, per-tool capture through %q", strings.TrimSpace(string(v)), runtime.NumCPU(), o.tool)
+}
+
+// result holds the samples of every case at one size.
+type result struct {
+	files   int
+	cases   []benchCase
+	samples map[string][]sample
+}
+
+func measureSize(o *options, n int, env []string, logf func(string, ...any)) (*result, error) {
+	shape := shapeFor(n)
+	fx, err := openFixture(o.cache, shape, env, logf)
+	if err != nil {
+		return nil, err
+	}
+	if err := fx.reset(); err != nil {
+		return nil, err
+	}
+	scratch := filepath.Join(o.cache, "scratch")
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		return nil, err
+	}
+	b := &bed{fx: fx, env: env, scratch: scratch, tool: o.tool, tracked: shape.tracked()}
+	cases := b.cases()
+	res := &result{files: n, cases: cases, samples: map[string][]sample{}}
+	start := time.Now()
+	for round := 0; round <= o.rounds; round++ {
+		// Round 0 warms the page cache and seeds the private index; it
+		// is not counted. Each round starts at a different case so no
+		// case always runs right after the same one.
+		for k := range cases {
+			c := cases[(k+round)%len(cases)]
+			if err := c.setup(round); err != nil {
+				return nil, fmt.Errorf("%s: setup: %w", c.key, err)
+			}
+			s, err := c.run(round)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", c.key, err)
+			}
+			if err := c.teardown(round); err != nil {
+				return nil, fmt.Errorf("%s: %w", c.key, err)
+			}
+			if round > 0 {
+				s.stdout = nil
+				res.samples[c.key] = append(res.samples[c.key], s)
+			}
+		}
+	}
+	logf("%d files: %d rounds in %s", n, o.rounds, time.Since(start).Round(time.Second))
+	return res, fx.reset()
+}
+
+func (r *result) median(key string) time.Duration {
+	var d []time.Duration
+	for _, s := range r.samples[key] {
+		d = append(d, s.dur)
+	}
+	return median(d)
+}
+
+func median(d []time.Duration) time.Duration {
+	slices.Sort(d)
+	if len(d) == 0 {
+		return 0
+	}
+	if len(d)%2 == 1 {
+		return d[len(d)/2]
+	}
+	return (d[len(d)/2-1] + d[len(d)/2]) / 2
+}
+
+func (r *result) cpu(key string) time.Duration {
+	var d []time.Duration
+	for _, s := range r.samples[key] {
+		d = append(d, s.cpu)
+	}
+	return median(d)
+}
+
+func (r *result) peak(key string) int64 {
+	var m int64
+	for _, s := range r.samples[key] {
+		m = max(m, s.rssKB)
+	}
+	return m
+}
+
+func (r *result) procs(key string) string {
+	var seen []int
+	for _, s := range r.samples[key] {
+		if !slices.Contains(seen, s.procs) {
+			seen = append(seen, s.procs)
+		}
+	}
+	slices.Sort(seen)
+	var out []string
+	for _, n := range seen {
+		out = append(out, strconv.Itoa(n))
+	}
+	return strings.Join(out, "/")
+}

@@ -1,0 +1,56 @@
+package bench
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/cli"
+)
+
+// TestMain lets the test binary be git-checkpoint and git-rewind, so the
+// quick benchmark measures this build without a separate go build.
+func TestMain(m *testing.M) {
+	switch filepath.Base(os.Args[0]) {
+	case "git-checkpoint":
+		os.Exit(cli.Checkpoint(os.Args[1:], cli.System()))
+	case "git-rewind":
+		os.Exit(cli.Rewind(os.Args[1:], cli.System()))
+	}
+	os.Exit(m.Run())
+}
+
+// TestQuick runs the quick mode end to end on a 1,000-file tree: every
+// case must run and be reported. It judges no timing.
+func TestQuick(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	for _, name := range []string{"git-checkpoint", "git-rewind"} {
+		if err := os.Symlink(self, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"-quick", "-bin", bin, "-cache", t.TempDir()}, os.Environ(), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"## 1,000 files", "| git status |", "| fresh index + add -A + write-tree |",
+		"| git checkpoint, nothing changed |", "| git checkpoint, 1 file changed |",
+		"| git checkpoint, 100 files in 100 dirs |", "| git checkpoint, 10 new files |",
+		"| per-tool capture of a Write (changed) |", "| git rewind of 100 files |",
+		"| rewind of 100 files / git status |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "FAIL") {
+		t.Errorf("quick mode judged a target:\n%s", out)
+	}
+}

@@ -1,0 +1,266 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"time"
+)
+
+// A benchCase is one measured operation. setup and teardown are not
+// timed; teardown puts the tree back so the next case starts from the
+// built state.
+type benchCase struct {
+	key, label string
+	setup      func(round int) error
+	run        func(round int) (sample, error)
+	teardown   func(round int) error
+}
+
+// bed is one repository being measured, with the files each case edits.
+type bed struct {
+	fx      *fixture
+	env     []string // PATH reaches the git-checkpoint under test; tracing on
+	scratch string   // outside the tree: the fresh method's index
+	tool    string   // "hook" or "changed": how the per-tool capture is driven
+	tracked []int
+	edited  []string // paths a case changed, for teardown
+	created []string // paths a case created, for teardown
+	syncID  string   // the checkpoint the rewind case goes back to
+}
+
+func (b *bed) cases() []benchCase {
+	none := func(int) error { return nil }
+	return []benchCase{
+		{key: "status", label: "git status", setup: b.settleStatus, teardown: none,
+			run: func(int) (sample, error) { return b.timed(nil, nil, "git", "status") }},
+		{key: "fresh", label: "fresh index + add -A + write-tree", setup: b.dropFresh, teardown: b.dropFresh,
+			run: b.fresh},
+		{key: "clean", label: "git checkpoint, nothing changed", setup: func(r int) error { return b.sync(r) }, teardown: none,
+			run: func(int) (sample, error) { return b.timed(nil, nil, "git", "checkpoint") }},
+		{key: "change1", label: "git checkpoint, 1 file changed",
+			setup:    func(r int) error { return b.sync(r, b.edit(r, b.pick(r, 1, 7919))...) },
+			run:      func(int) (sample, error) { return b.timed(nil, nil, "git", "checkpoint") },
+			teardown: b.restore},
+		{key: "change100", label: "git checkpoint, 100 files in 100 dirs",
+			setup:    func(r int) error { return b.sync(r, b.edit(r, b.spread(r, 100, 0))...) },
+			run:      func(int) (sample, error) { return b.timed(nil, nil, "git", "checkpoint") },
+			teardown: b.restore},
+		{key: "new10", label: "git checkpoint, 10 new files",
+			setup:    func(r int) error { return b.sync(r, b.create(r, 10)...) },
+			run:      func(int) (sample, error) { return b.timed(nil, nil, "git", "checkpoint") },
+			teardown: b.restore},
+		{key: "tool", label: "per-tool capture of a Write (" + b.tool + ")",
+			setup:    func(r int) error { return b.sync(r, b.edit(r, b.pick(r, 1, 104729))...) },
+			run:      b.toolCapture,
+			teardown: b.checkCaptured},
+		{key: "rewind100", label: "git rewind of 100 files",
+			setup:    func(r int) error { return b.sync(r, b.edit(r, b.spread(r, 100, 7))...) },
+			run:      b.rewind,
+			teardown: b.checkRestored},
+	}
+}
+
+// timed runs a command in the tree with the bench environment.
+func (b *bed) timed(extraEnv []string, stdin []byte, name string, args ...string) (sample, error) {
+	return timed(b.fx.dir, append(append([]string(nil), b.env...), extraEnv...), stdin, name, args...)
+}
+
+// settleStatus runs git status untimed first, as sync does for the
+// checkpoint cases: the other cases' edits and restores leave stale stat
+// data in the real index, and the first status after them pays for
+// hashing those files and rewriting the index, which is not what a scan
+// of an unchanged tree costs.
+func (b *bed) settleStatus(int) error {
+	_, err := b.timed(nil, nil, "git", "status")
+	return err
+}
+
+// sync takes an untimed checkpoint, so the timed one starts from a private
+// index that matches the tree, then applies the case's edits. The rewind
+// case goes back to this checkpoint.
+func (b *bed) sync(_ int, edits ...func() error) error {
+	s, err := b.timed(nil, nil, "git", "checkpoint", "--json")
+	if err != nil {
+		return err
+	}
+	var rec struct{ ID string }
+	if err := json.Unmarshal(s.stdout, &rec); err != nil || rec.ID == "" {
+		return fmt.Errorf("git checkpoint --json printed %q", s.stdout)
+	}
+	b.syncID = rec.ID
+	for _, e := range edits {
+		if err := e(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pick returns n tracked files chosen by a stride that differs per round.
+func (b *bed) pick(r, n, stride int) []int {
+	out := make([]int, n)
+	for k := range out {
+		out[k] = b.tracked[((r+1)*stride+k*7)%len(b.tracked)]
+	}
+	return out
+}
+
+// spread returns n tracked files evenly spaced through the tree, so that
+// with 20 files per directory each falls in a different directory (the
+// worst case for write-tree).
+func (b *bed) spread(r, n, offset int) []int {
+	out := make([]int, n)
+	step := len(b.tracked) / n
+	for k := range out {
+		out[k] = b.tracked[(k*step+r+offset)%len(b.tracked)]
+	}
+	return out
+}
+
+// edit appends a line to each file; restore writes the original back.
+func (b *bed) edit(r int, files []int) []func() error {
+	var out []func() error
+	for _, i := range files {
+		p := b.fx.shape.path(i)
+		b.edited = append(b.edited, p)
+		content := append(b.fx.shape.content(i), fmt.Sprintf("edited in round %d\n", r)...)
+		out = append(out, func() error { return os.WriteFile(filepath.Join(b.fx.dir, p), content, 0o644) })
+	}
+	return out
+}
+
+// create makes n new files in n different directories.
+func (b *bed) create(r, n int) []func() error {
+	var out []func() error
+	for _, i := range b.spread(r, n, 3) {
+		p := path.Join(path.Dir(b.fx.shape.path(i)), fmt.Sprintf("new-%d-%d.txt", r, i))
+		b.created = append(b.created, p)
+		out = append(out, func() error {
+			return os.WriteFile(filepath.Join(b.fx.dir, p), []byte(fmt.Sprintf("new file %d\n", i)), 0o644)
+		})
+	}
+	return out
+}
+
+// restore undoes edit and create. The files get back an old mtime too: a
+// file written in the same second as the index that records it is "racily
+// clean" to git, and every scan until the index is rewritten a second
+// later hashes it again and rewrites the index. Left as is, the benchmark's
+// own restores would make the next few scans (of status as of checkpoint)
+// pay for that in whichever case follows, instead of measuring a scan of
+// a tree that changed a while ago.
+func (b *bed) restore(int) error {
+	for _, p := range b.edited {
+		if err := b.putBack(p); err != nil {
+			return err
+		}
+	}
+	for _, p := range b.created {
+		if err := os.Remove(filepath.Join(b.fx.dir, p)); err != nil {
+			return err
+		}
+	}
+	b.edited, b.created = nil, nil
+	return nil
+}
+
+// putBack writes p's original content, dated an hour ago.
+func (b *bed) putBack(p string) error {
+	abs := filepath.Join(b.fx.dir, p)
+	if err := os.WriteFile(abs, b.original(p), 0o644); err != nil {
+		return err
+	}
+	old := time.Now().Add(-time.Hour)
+	return os.Chtimes(abs, old, old)
+}
+
+func (b *bed) original(p string) []byte {
+	var i int
+	fmt.Sscanf(path.Base(p), "f%06d.txt", &i)
+	return b.fx.shape.content(i)
+}
+
+// checkCaptured makes sure the per-tool capture really took the change
+// (a hook exits 0 and says nothing even when it fails): a full capture
+// right after it must find nothing new and reuse it.
+func (b *bed) checkCaptured(r int) error {
+	s, err := b.timed(nil, nil, "git", "checkpoint", "--json")
+	if err != nil {
+		return err
+	}
+	var rec struct{ Reused bool }
+	if err := json.Unmarshal(s.stdout, &rec); err != nil || !rec.Reused {
+		return fmt.Errorf("the per-tool capture did not take the change (a full capture then made %s)", s.stdout)
+	}
+	return b.restore(r)
+}
+
+// checkRestored makes sure the rewind really put every edited file back,
+// so a rewind that did nothing cannot pass as fast.
+func (b *bed) checkRestored(int) error {
+	for _, p := range b.edited {
+		have, err := os.ReadFile(filepath.Join(b.fx.dir, p))
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(have, b.original(p)) {
+			return fmt.Errorf("the rewind did not restore %s", p)
+		}
+		if err := b.putBack(p); err != nil {
+			return err
+		}
+	}
+	b.edited = nil
+	return nil
+}
+
+func (b *bed) freshIndex() string { return filepath.Join(b.scratch, "fresh-index") }
+
+func (b *bed) dropFresh(int) error {
+	err := os.Remove(b.freshIndex())
+	if os.IsNotExist(err) {
+		return nil
+	}
+	return err
+}
+
+// fresh is the method of a peer tool: a new, empty index for every
+// snapshot, so git hashes every file again.
+func (b *bed) fresh(int) (sample, error) {
+	env := []string{"GIT_INDEX_FILE=" + b.freshIndex()}
+	s, err := b.timed(env, nil, "git", "add", "-A")
+	if err != nil {
+		return s, err
+	}
+	w, err := b.timed(env, nil, "git", "write-tree")
+	s.add(w)
+	return s, err
+}
+
+// toolCapture is what runs after an agent's Write: the Claude Code hook
+// when this build has it, else the same partial capture through the
+// option that names the changed file.
+func (b *bed) toolCapture(int) (sample, error) {
+	file := filepath.Join(b.fx.dir, b.edited[0])
+	if b.tool == "hook" {
+		payload, _ := json.Marshal(map[string]any{
+			"session_id": "bench-session", "transcript_path": filepath.Join(b.scratch, "transcript.jsonl"),
+			"cwd": b.fx.dir, "hook_event_name": "PostToolUse", "tool_name": "Write",
+			"tool_input":    map[string]any{"file_path": file, "content": "x"},
+			"tool_response": map[string]any{"type": "update", "filePath": file},
+			"tool_use_id":   "toolu_bench",
+		})
+		return b.timed([]string{"CLAUDE_PROJECT_DIR=" + b.fx.dir}, payload, "git", "checkpoint", "hook", "claude")
+	}
+	return b.timed(nil, nil, "git", "checkpoint", "--changed", file)
+}
+
+// rewind restores the 100 edited files to the checkpoint taken before the
+// edits: plan, safety checkpoint, staging, renames and verification.
+func (b *bed) rewind(int) (sample, error) {
+	return b.timed(nil, nil, "git", "rewind", b.syncID, "--yes")
+}

@@ -1,0 +1,87 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// target is one ratio the design sets: num/den at most (or at least) limit.
+type target struct {
+	what     string
+	num, den string
+	limit    float64
+	atLeast  bool
+}
+
+// targets are DESIGN section 10's, as ratios of medians from one run.
+func targets() []target {
+	return []target{
+		{what: "capture, nothing changed / git status", num: "clean", den: "status", limit: 1.1},
+		{what: "capture, 1 file changed / git status", num: "change1", den: "status", limit: 1.3},
+		{what: "capture, 100 files changed / git status", num: "change100", den: "status", limit: 2},
+		{what: "fresh index / capture, nothing changed", num: "fresh", den: "clean", limit: 4, atLeast: true},
+		{what: "fresh index / capture, 1 file changed", num: "fresh", den: "change1", limit: 4, atLeast: true},
+		{what: "fresh index / capture, 100 files changed", num: "fresh", den: "change100", limit: 4, atLeast: true},
+		{what: "fresh index / capture, 10 new files", num: "fresh", den: "new10", limit: 4, atLeast: true},
+		{what: "per-tool capture / git status", num: "tool", den: "status", limit: 0.3},
+		{what: "rewind of 100 files / git status", num: "rewind100", den: "status", limit: 3},
+	}
+}
+
+// report prints one size's table and its targets, and returns whether all
+// targets hold. judged says whether this size is one the targets apply
+// to; otherwise the ratios are shown for information.
+func report(w io.Writer, r *result, judged bool) bool {
+	status := r.median("status")
+	fmt.Fprintf(w, "\n## %s files\n\n", thousands(r.files))
+	fmt.Fprintf(w, "| case | median | x git status | CPU | peak RSS | git processes |\n|---|---:|---:|---:|---:|---:|\n")
+	for _, c := range r.cases {
+		m := r.median(c.key)
+		fmt.Fprintf(w, "| %s | %s | %.2fx | %s | %.1f MB | %s |\n", c.label, ms(m), ratio(m, status),
+			ms(r.cpu(c.key)), float64(r.peak(c.key))/1024, r.procs(c.key))
+	}
+	fmt.Fprintf(w, "\n| target | ratio | limit | |\n|---|---:|---:|---|\n")
+	ok := true
+	for _, t := range targets() {
+		v := ratio(r.median(t.num), r.median(t.den))
+		pass := v <= t.limit
+		limit := fmt.Sprintf("<= %.1fx", t.limit)
+		if t.atLeast {
+			pass, limit = v >= t.limit, fmt.Sprintf(">= %.1fx", t.limit)
+		}
+		verdict := "pass"
+		switch {
+		case !judged:
+			verdict = "(targets apply at 100,000 files)"
+		case !pass:
+			verdict, ok = "FAIL", false
+		}
+		fmt.Fprintf(w, "| %s | %.2fx | %s | %s |\n", t.what, v, limit, verdict)
+	}
+	return ok
+}
+
+func ratio(a, b time.Duration) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond))
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
