@@ -24,9 +24,18 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
+	manDir, err := filepath.Abs("man")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
-		Dir:                 filepath.Join("testdata", "scripts"),
-		Setup:               scripttest.Setup,
+		Dir: filepath.Join("testdata", "scripts"),
+		Setup: func(env *testscript.Env) error {
+			// The generated man pages, for the transcript that installs
+			// them where man looks and asks git for --help.
+			env.Setenv("PROJECT_MAN", manDir)
+			return scripttest.Setup(env)
+		},
 		Cmds:                scripttest.Commands(),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
