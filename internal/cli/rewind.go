@@ -54,6 +54,7 @@ type rewindResult struct {
 	Safety     string         `json:"safety,omitempty"`
 	Exact      *bool          `json:"exact,omitempty"`
 	Unexpected []string       `json:"unexpected,omitempty"` // paths that made exact false
+	Partial    bool           `json:"partial,omitempty"`    // the target is a partial checkpoint
 	Resume     any            `json:"resume"`
 }
 
