@@ -58,10 +58,10 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	st := c.loadState()
 	seeded := false
 	if c.needsSeed(st) {
-		if err := c.seed(ctx, st); err != nil {
+		var err error
+		if seeded, err = c.seed(ctx, st, false); err != nil {
 			return nil, err
 		}
-		seeded = true
 	}
 	entries, err := c.status(ctx)
 	if err != nil {
@@ -70,7 +70,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	if !seeded && touchesIgnoreRules(entries) {
 		// A changed .gitignore can make a path captured earlier (present
 		// only in the private index) ignored now; re-seeding drops it.
-		if err := c.seed(ctx, st); err != nil {
+		if _, err := c.seed(ctx, st, true); err != nil {
 			return nil, err
 		}
 		seeded = true
