@@ -51,6 +51,10 @@ type Event struct {
 	// Names are the files the event says it changed, as the agent wrote
 	// them: absolute, or relative to Cwd. See Relative.
 	Names []string
+	// Exact says Names are every file the tool call changed (an editing
+	// tool's file_path, or a Bash change list that is complete), so a
+	// capture of only those paths is the tree a full scan would find.
+	Exact bool
 	// LastLine asks for the uuid of the transcript's last line: the point
 	// a resumed conversation continues from.
 	LastLine bool
@@ -226,6 +230,7 @@ func toolEvent(ev *Event, p *payload) {
 	var in toolInput
 	if json.Unmarshal(p.ToolInput, &in) == nil {
 		ev.Names = appendNonEmpty(ev.Names, in.FilePath, in.NotebookPath)
+		ev.Exact = len(ev.Names) > 0 && editTool(ev.Tool)
 		if ev.Tool == "apply_patch" {
 			ev.Names = append(ev.Names, patchPaths(in.Command)...)
 		}
@@ -233,13 +238,28 @@ func toolEvent(ev *Event, p *payload) {
 	// Claude Code's Bash reports the files a command created, deleted or
 	// changed.
 	var out struct {
-		BashEditDiff struct {
+		BashEditDiff *struct {
 			ChangedFiles []string `json:"changedFiles"`
+			// MoreFiles counts the changed files the list leaves out.
+			MoreFiles int `json:"moreFiles"`
 		} `json:"bashEditDiff"`
 	}
-	if json.Unmarshal(p.ToolResponse, &out) == nil {
+	if json.Unmarshal(p.ToolResponse, &out) == nil && out.BashEditDiff != nil {
 		ev.Names = appendNonEmpty(ev.Names, out.BashEditDiff.ChangedFiles...)
+		if ev.Tool == "Bash" {
+			ev.Exact = len(ev.Names) > 0 && out.BashEditDiff.MoreFiles == 0
+		}
 	}
+}
+
+// editTool reports whether a tool changes exactly the one file its input
+// names and nothing else. Other tools that name a file (a patch, which can
+// move files; an unknown tool) are captured by a full scan.
+func editTool(name string) bool {
+	return slices.Contains([]string{
+		"Write", "Edit", "MultiEdit", "NotebookEdit", // Claude Code
+		"write_file", "replace", // Gemini CLI
+	}, name)
 }
 
 func appendNonEmpty(to []string, names ...string) []string {

@@ -39,6 +39,9 @@ type Snapshot struct {
 	Known   bool
 	// Raw is the overlay tree of files kept byte for byte (raw.go), or "".
 	Raw string
+	// Partial is set when only some paths were brought up to date
+	// (SnapshotPaths); every other path is as the newest checkpoint has it.
+	Partial bool
 }
 
 // Snapshot scans the working tree and returns its tree. Objects are written
@@ -55,10 +58,10 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	st := c.loadState()
 	seeded := false
 	if c.needsSeed(st) {
-		if err := c.seed(ctx, st); err != nil {
+		var err error
+		if seeded, err = c.seed(ctx, st, false); err != nil {
 			return nil, err
 		}
-		seeded = true
 	}
 	entries, err := c.status(ctx)
 	if err != nil {
@@ -67,7 +70,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	if !seeded && touchesIgnoreRules(entries) {
 		// A changed .gitignore can make a path captured earlier (present
 		// only in the private index) ignored now; re-seeding drops it.
-		if err := c.seed(ctx, st); err != nil {
+		if _, err := c.seed(ctx, st, true); err != nil {
 			return nil, err
 		}
 		seeded = true
@@ -113,7 +116,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		st.Attrs = true
 	}
 	if (len(sel.updates) > 0 || len(sel.removals) > 0 || len(st.Raw) > 0) && c.mayConvert(st) {
-		c.updateRaw(ctx, st, append(sel.updates, sel.removals...))
+		c.updateRaw(ctx, st, c.privateIndex(), append(sel.updates, sel.removals...), true)
 	}
 	if snap.Raw, err = c.rawTree(ctx, st); err != nil {
 		return nil, err
@@ -252,10 +255,6 @@ func (c *Capturer) beyondSymlink(path string, seen map[string]bool) bool {
 // select_ turns status entries into the paths to update, applying the
 // size limits and the nested-repository rule, and counting changes.
 func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot) (*selection, error) {
-	type sized struct {
-		path  string
-		bytes int64
-	}
 	sel := &selection{gitlinks: map[string]string{}}
 	dirs := map[string]bool{} // leading directories found to be symlinks
 	var added []sized
@@ -317,21 +316,32 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot)
 		}
 	}
 	if total > c.Cfg.MaxTotalBytes {
-		slices.SortFunc(added, func(a, b sized) int { return int(b.bytes - a.bytes) })
-		var names []string
-		var data []store.Skip
-		for i := 0; i < len(added) && i < 5; i++ {
-			names = append(names, fmt.Sprintf("%s (%s)", added[i].path, HumanBytes(added[i].bytes)))
-			data = append(data, store.Skip{Path: added[i].path, Bytes: added[i].bytes})
-		}
-		return nil, fault.New("failed.checkpoint_too_large",
-			"the checkpoint would add %s of new content, more than checkpoint.maxTotalBytes (%s)",
-			HumanBytes(total), HumanBytes(c.Cfg.MaxTotalBytes)).
-			WithHint("largest: "+strings.Join(names, ", "),
-				"if that is a build or dependency directory, add it to .gitignore; or raise the limit with 'git config checkpoint.maxTotalBytes 2g'").
-			WithData(map[string]any{"bytes": total, "largest": data})
+		return nil, c.tooLarge(total, added)
 	}
 	return sel, nil
+}
+
+// sized is a file a capture adds, with its size.
+type sized struct {
+	path  string
+	bytes int64
+}
+
+// tooLarge is failed.checkpoint_too_large, naming the five largest files.
+func (c *Capturer) tooLarge(total int64, added []sized) error {
+	slices.SortFunc(added, func(a, b sized) int { return int(b.bytes - a.bytes) })
+	var names []string
+	var data []store.Skip
+	for i := 0; i < len(added) && i < 5; i++ {
+		names = append(names, fmt.Sprintf("%s (%s)", added[i].path, HumanBytes(added[i].bytes)))
+		data = append(data, store.Skip{Path: added[i].path, Bytes: added[i].bytes})
+	}
+	return fault.New("failed.checkpoint_too_large",
+		"the checkpoint would add %s of new content, more than checkpoint.maxTotalBytes (%s)",
+		HumanBytes(total), HumanBytes(c.Cfg.MaxTotalBytes)).
+		WithHint("largest: "+strings.Join(names, ", "),
+			"if that is a build or dependency directory, add it to .gitignore; or raise the limit with 'git config checkpoint.maxTotalBytes 2g'").
+		WithData(map[string]any{"bytes": total, "largest": data})
 }
 
 // headOf returns the commit HEAD names in the nested repository at path,

@@ -2,6 +2,8 @@ package capture
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,6 +31,7 @@ type indexState struct {
 	SkipWork  []string          `json:"skip"`      // skip-worktree paths in the real index
 	Gitlinks  map[string]string `json:"gitlinks"`  // gitlink path to commit, at seeding
 	Untracked int               `json:"untracked"` // paths in the private index not in the real one (informational)
+	Entries   string            `json:"entries"`   // digest of the real index's entries (ls-files -s -v) at seeding
 	// Attrs says the tree has an attributes file, so git may convert
 	// files (see raw.go); Raw and RawTree are the raw overlay.
 	Attrs   bool                `json:"attrs,omitempty"`
@@ -82,26 +85,48 @@ func (c *Capturer) needsSeed(st *indexState) bool {
 // git's racy-clean detection stays correct, then clears assume-unchanged
 // bits (a snapshot must look at every file) and notes skip-worktree paths
 // and gitlinks. The real index is only read, never locked or written.
-func (c *Capturer) seed(ctx context.Context, st *indexState) error {
+//
+// Most rewrites of the real index change only its stat data: `git status`,
+// an editor's or a prompt's refresh. Re-seeding then would throw away what
+// the private index learnt (every untracked file's entry and stat data) and
+// hash them all again, so unless force is set, seed compares the entries
+// (path, mode, id, stage and flags) with those of the last seeding and,
+// when they are the same and the exclude file did not change, keeps the
+// private index and reports seeded false. Its own stat data were refreshed
+// by its own scans, so they need nothing from the real index's.
+func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded bool, err error) {
 	priv := c.privateIndex()
-	*st = indexState{
+	fresh := indexState{
 		Real:    fingerprint(c.Repo.Index),
 		Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),
 		Raw:     st.Raw, // checked against the files on every capture
 		RawTree: st.RawTree,
 	}
-	if err := copyKeepMtime(c.Repo.Index, priv); errors.Is(err, fs.ErrNotExist) {
+	copied := priv + ".seed"
+	if err := copyKeepMtime(c.Repo.Index, copied); errors.Is(err, fs.ErrNotExist) {
 		// Unborn repository with nothing staged: start empty, and never
 		// create a real index.
+		*st = fresh
 		os.Remove(priv)
-		return nil
+		return true, nil
 	} else if err != nil {
-		return err
+		return false, err
 	}
-	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "-s", "-v"}, Index: priv})
+	defer os.Remove(copied)
+	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "-s", "-v"}, Index: copied})
 	if err != nil {
-		return err
+		return false, err
 	}
+	sum := sha256.Sum256(out)
+	fresh.Entries = hex.EncodeToString(sum[:16])
+	if _, serr := os.Stat(priv); !force && serr == nil && st.Entries != "" && fresh.Entries == st.Entries && fresh.Exclude == st.Exclude {
+		st.Real = fresh.Real
+		return false, nil
+	}
+	if err := os.Rename(copied, priv); err != nil {
+		return false, err
+	}
+	*st = fresh
 	var assumed []string
 	for _, entry := range strings.Split(string(out), "\x00") {
 		// "<tag> <mode> <oid> <stage>\t<path>"
@@ -131,7 +156,7 @@ func (c *Capturer) seed(ctx context.Context, st *indexState) error {
 		_, err = c.Git.Run(ctx, git.Cmd{Args: []string{"update-index", "-z", "--no-assume-unchanged", "--stdin"},
 			Index: priv, Stdin: nulList(assumed)})
 	}
-	return err
+	return true, err
 }
 
 func copyKeepMtime(src, dst string) error {

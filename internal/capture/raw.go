@@ -75,16 +75,20 @@ func envOf(env []string, name string) string {
 	return ""
 }
 
-// updateRaw re-examines the files in changed, and every file kept raw
-// whose stat data changed, and keeps raw those a checkout would not give
-// back. It is best effort: a file it cannot examine (a smudge filter that
-// fails) is captured as git stores it, as before.
-func (c *Capturer) updateRaw(ctx context.Context, st *indexState, changed []string) {
+// updateRaw re-examines the files in changed, and (when all is set) every
+// file kept raw whose stat data changed, and keeps raw those a checkout of
+// their entries in index would not give back. It is best effort: a file it
+// cannot examine (a smudge filter that fails) is captured as git stores
+// it, as before.
+func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, changed []string, all bool) {
 	check := map[string]bool{}
 	for _, p := range changed {
 		check[p] = true
 	}
 	for p, e := range st.Raw {
+		if !all {
+			break
+		}
 		if fi, err := os.Lstat(filepath.Join(c.Repo.Top, p)); err != nil || statOf(fi) != [3]int64{e.Size, e.Mtime, int64(e.Ino)} {
 			check[p] = true
 		}
@@ -99,7 +103,7 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, changed []stri
 			paths = append(paths, p)
 		}
 	}
-	if len(paths) == 0 {
+	if len(paths) == 0 || index == "" {
 		return
 	}
 	slices.Sort(paths)
@@ -107,7 +111,7 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, changed []stri
 	os.RemoveAll(scratch)
 	defer os.RemoveAll(scratch)
 	if _, err := c.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-z", "--stdin", "-f", "--prefix=" + scratch + "/"},
-		Index: c.privateIndex(), Stdin: nulList(paths)}); err != nil {
+		Index: index, Stdin: nulList(paths)}); err != nil {
 		return
 	}
 	var differ []string

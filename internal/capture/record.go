@@ -21,6 +21,13 @@ type Options struct {
 	// resets it) that the checkpoint keeps reachable, through an extra
 	// parent commit holding it.
 	Index string
+	// Only makes a per-tool capture cheap: the paths a tool call changed
+	// (absolute, or from the top of the tree). When it names 1 to MaxOnly
+	// paths, only those are brought up to date and the checkpoint is
+	// recorded as partial (see SnapshotPaths); otherwise, or when a path
+	// needs it, the whole tree is scanned. Turn-boundary captures leave
+	// it empty: they always scan the whole tree.
+	Only []string
 }
 
 // identity is the author and committer of every checkpoint commit: the tool
@@ -35,7 +42,13 @@ var identity = []string{
 // tree and HEAD equal the newest checkpoint's, in which case the reuse is
 // recorded (a turn boundary still happened) and no ref is made.
 func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) (*store.Record, error) {
-	snap, err := c.Snapshot(ctx, j)
+	var snap *Snapshot
+	var err error
+	if len(opts.Only) > 0 && len(opts.Only) <= MaxOnly {
+		snap, err = c.SnapshotPaths(ctx, j, opts.Only, "")
+	} else {
+		snap, err = c.Snapshot(ctx, j)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +65,7 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 		Session: opts.Session, Agent: opts.Agent, Tool: opts.Tool, Paths: opts.Paths,
 		Skipped: snap.Skipped, Submodules: snap.Submodules,
 		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt,
-		At: c.Store.Now().UTC(), Raw: snap.Raw,
+		At: c.Store.Now().UTC(), Raw: snap.Raw, Partial: snap.Partial,
 	}
 	if rec.Skipped == nil {
 		rec.Skipped = []store.Skip{}

@@ -9,6 +9,10 @@ import (
 
 type createCmd struct {
 	Message string `short:"m" name:"message" placeholder:"LABEL" help:"A label to find this checkpoint by."`
+	// Changed is for integrations and the benchmark: the per-tool capture
+	// that agent hooks make, driven from the command line. Hidden, since
+	// a person wants the whole tree.
+	Changed []string `name:"changed" hidden:"" sep:"none" placeholder:"PATH" help:"Take a partial checkpoint: bring only PATH up to date (repeatable); the rest is as the newest checkpoint has it."`
 }
 
 func (c *createCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -25,8 +29,17 @@ func (c *createCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	opts := capture.Options{Reason: store.ReasonManual, Label: c.Message}
+	for _, p := range c.Changed {
+		rel, err := s.rel(p)
+		if err != nil {
+			return err
+		}
+		opts.Only = append(opts.Only, rel)
+	}
+	opts.Paths = opts.Only
 	stop := s.progress("scanning the working tree")
-	rec, err := s.cap.Capture(ctx, j, capture.Options{Reason: store.ReasonManual, Label: c.Message})
+	rec, err := s.cap.Capture(ctx, j, opts)
 	stop()
 	if err != nil {
 		return err

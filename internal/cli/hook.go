@@ -125,10 +125,11 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	} else {
 		opts.Turn = turns.Current(j, ev.Session)
 	}
-	// Per-tool captures plug in here: for store.ReasonTool with paths
-	// named, capture.Options will carry them so that only those paths are
-	// updated. Until then every event scans the whole tree, which a turn
-	// boundary must do anyway.
+	if ev.Reason == store.ReasonTool && ev.Exact && !ev.Truncated {
+		// A per-tool capture brings only the files the tool changed up
+		// to date (capture.Options.Only); a turn boundary always scans.
+		opts.Only = absolute(ev.Cwd, ev.Names)
+	}
 	if _, err = s.cap.Capture(ctx, j, opts); err != nil {
 		return err
 	}
@@ -140,6 +141,23 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 		}
 	}
 	return nil
+}
+
+// absolute makes the names an event gave absolute, or returns nil when one
+// is relative and the event names no directory to resolve it from: then
+// the whole tree is scanned.
+func absolute(cwd string, names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if !filepath.IsAbs(n) {
+			if !filepath.IsAbs(cwd) {
+				return nil
+			}
+			n = filepath.Join(cwd, n)
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // hookTree is the directory whose working tree the event is about. Claude

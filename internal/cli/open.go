@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
 	"github.com/git-checkpoint/git-checkpoint/internal/config"
@@ -28,7 +30,7 @@ type session struct {
 }
 
 // open discovers the repository, reads the configuration and wires the
-// store and capturer: two git processes.
+// store and capturer: two git processes, run at the same time.
 func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	dir := g.Chdir
 	if dir == "" {
@@ -40,9 +42,22 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	}
 	r := &git.Runner{Dir: abs, Env: git.CleanEnv(sys.Environ())}
 	if sys.Getenv("GIT_CHECKPOINT_TRACE") != "" {
-		r.Trace = sys.Stderr
+		r.Trace = &lockedWriter{w: sys.Stderr}
 	}
+	// The configuration is read while the repository is discovered: run
+	// from the same directory with the same environment, git finds the
+	// same repository for both, and every hook call waits for them.
+	type loaded struct {
+		cfg config.Config
+		err error
+	}
+	early := make(chan loaded, 1)
+	go func() {
+		cfg, err := config.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
+		early <- loaded{cfg, err}
+	}()
 	repo, err := git.Discover(ctx, r)
+	conf := <-early
 	if err != nil {
 		// Not in a repository: a private store in this directory or above
 		// it is used, never made (git checkpoint init makes it).
@@ -55,10 +70,13 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 			return nil, err
 		}
 		repo.Private = true
+		// The early read found no repository: read it again in the
+		// private store's.
+		conf.cfg, conf.err = config.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
 	}
 	r.Dir = repo.Top
 	r.Env = git.Anchor(r.Env, repo)
-	cfg, err := config.Load(ctx, r)
+	cfg, err := conf.cfg, conf.err
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +87,19 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 		cap: &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg},
 		out: newPrinter(sys, g),
 	}, nil
+}
+
+// lockedWriter serializes the trace lines of git processes started at the
+// same time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // lock takes the store lock for a writer.

@@ -46,6 +46,9 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 	} else {
 		o.Printf("rewound to %s\n", o.Paint("bold", pr.target.ID))
 	}
+	if pr.target.Partial {
+		o.Printf("note: %s is a partial checkpoint: only the paths named when it was taken were brought up to date, every other path is as the checkpoint before it had it\n", pr.target.ID)
+	}
 	colors := map[string]string{restore.Create: "green", restore.Modify: "yellow", restore.Delete: "red", restore.Type: "cyan"}
 	counts := map[string]int{}
 	for _, f := range p.Files {
@@ -108,7 +111,7 @@ func (s *session) planDoc(ctx context.Context, pr *prepared, dry bool, done *app
 	}
 	p := pr.plan
 	res := rewindResult{Checkpoint: pr.target.ID, DryRun: dry, Plan: p.ID, Files: p.Files, Left: p.Left, Head: head,
-		Resume: pr.resume()}
+		Resume: pr.resume(), Partial: pr.target.Partial}
 	if res.Files == nil {
 		res.Files = []restore.File{}
 	}

@@ -61,7 +61,7 @@ func (s *session) printRecord(r *store.Record) {
 	field("label", quote(r.Label))
 	field("changes", changes(r.Changes))
 	if r.Partial {
-		field("partial", "yes: only the paths the agent named were scanned")
+		field("partial", "yes: only the named paths were brought up to date")
 	}
 	for _, p := range r.Paths {
 		field("path", quote(p))

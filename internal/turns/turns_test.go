@@ -16,7 +16,8 @@ type rec struct {
 }
 
 // journal builds a journal whose checkpoint k<n> has tree "T<n>"; a
-// repeated id is a reuse record.
+// repeated id is a reuse record; reason "partial" is a partial tool
+// capture.
 func journal(recs ...rec) *store.Journal {
 	j := &store.Journal{}
 	seen := map[string]bool{}
@@ -26,9 +27,13 @@ func journal(recs ...rec) *store.Journal {
 			continue
 		}
 		n, _ := strconv.Atoi(r.id[1:])
+		reason, partial := r.reason, r.reason == "partial"
+		if partial {
+			reason = store.ReasonTool
+		}
 		j.Events = append(j.Events, store.Event{Type: store.EventCheckpoint, Checkpoint: &store.Record{
-			ID: r.id, N: n, Tree: "T" + r.id[1:], Reason: r.reason, Turn: r.turn, Session: r.session,
-			Paths: r.paths, Reused: seen[r.id],
+			ID: r.id, N: n, Tree: "T" + r.id[1:], Reason: reason, Turn: r.turn, Session: r.session,
+			Paths: r.paths, Reused: seen[r.id], Partial: partial,
 		}})
 		seen[r.id] = true
 	}
@@ -125,6 +130,24 @@ func TestOtherSessionOverlaps(t *testing.T) {
 	)
 	// Before b's turn started the window is a's alone; after it, both ran.
 	check(t, j, "k1", "T1>T2:turn", "T2>T3:outside", "T3>T4:outside", "T4>T5:turn", "T5>S:outside")
+}
+
+// TestPartialDefersToScan: a partial capture's window holds only the
+// paths its tool named; what nobody named shows up at the next full scan,
+// and may have been changed while another turn overlapped, so that window
+// is judged over the stretch since the last full scan.
+func TestPartialDefersToScan(t *testing.T) {
+	j := journal(
+		rec{"k1", "turn_start", "t1", "a", nil},
+		rec{"k2", "turn_start", "t2", "b", nil},
+		rec{"k3", "partial", "t1", "a", []string{"x"}},
+		rec{"k4", "partial", "t2", "b", []string{"y"}},
+		rec{"k5", "partial", "t1", "a", []string{"z"}},
+		rec{"k6", "turn_end", "t1", "a", nil},
+	)
+	// b's last write ends the overlap: a's next write is a's alone, but
+	// the scan at a's end may find what anybody changed since k2.
+	check(t, j, "k1", "T1>T2:turn", "T2>T3:outside", "T3>T4:outside", "T4>T5:turn[z]", "T5>T6:outside", "T6>S:outside")
 }
 
 func TestSubagentAfterStop(t *testing.T) {

@@ -91,17 +91,35 @@ func windows(j *store.Journal, target *store.Record, current string) []window {
 	}
 	var out []window
 	for k := 1; k < len(pos); k++ {
-		out = append(out, between(recs, spans, firstTurn, pos[k-1], pos[k]))
+		out = append(out, between(recs, spans, firstTurn, pos[k-1], pos[k], scanned(recs, pos[k-1], pos[k])))
 	}
 	// From the newest capture to now nobody recorded anything: a gap.
 	last := pos[len(pos)-1]
 	return append(out, window{from: recs[last].Tree, to: current, outside: firstTurn >= 0 && last >= firstTurn})
 }
 
-// between classifies the window from record x to record y. It is a turn
-// window when exactly one turn was running at both ends and no other turn
-// overlapped it.
-func between(recs []*store.Record, spans map[string]*span, firstTurn, x, y int) window {
+// scanned is where the changes of the window from record x to record y
+// may have been made since. A partial checkpoint brings only the paths its
+// tool call named up to date, so a change nobody named is first seen by
+// the next full scan, and may have been made at any time since the last
+// full scan before it: a window ending at a full scan is classified over
+// that whole stretch, so that a change made while turns overlapped is
+// never taken for one turn's.
+func scanned(recs []*store.Record, x, y int) int {
+	if recs[y].Partial {
+		return x // its changes are exactly the paths it named
+	}
+	for x > 0 && recs[x].Partial {
+		x--
+	}
+	return x
+}
+
+// between classifies the window from record x to record y, whose changes
+// were made after record f (f <= x, see scanned). It is a turn window when
+// exactly one turn was running from f to y and no other turn overlapped
+// that stretch.
+func between(recs []*store.Record, spans map[string]*span, firstTurn, x, y, f int) window {
 	w := window{from: recs[x].Tree, to: recs[y].Tree}
 	if y == x+1 && recs[x].Reason == store.ReasonPreRewind && recs[y].Reason == store.ReasonRewind {
 		w.kind = rewindWindow
@@ -109,10 +127,10 @@ func between(recs []*store.Record, spans map[string]*span, firstTurn, x, y int) 
 	}
 	covering, overlapping := "", 0
 	for id, s := range spans {
-		if s.first <= x && s.last >= y {
+		if s.first <= f && s.last >= y {
 			covering = id
 		}
-		if s.first < y && s.last > x {
+		if s.first < y && s.last > f {
 			overlapping++
 		}
 	}

@@ -1,0 +1,273 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/config"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// testRepo makes a repository with a first commit and a Capturer for it.
+func testRepo(t *testing.T, files map[string]string) (*Capturer, *store.Journal) {
+	t.Helper()
+	dir := t.TempDir()
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}
+	for name, content := range files {
+		write(t, filepath.Join(dir, name), content)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-f", "."}, {"commit", "-q", "-m", "init"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	ctx := context.Background()
+	r := &git.Runner{Dir: dir, Env: env}
+	repo, err := git.Discover(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(repo, r, time.Now)
+	c := &Capturer{Repo: repo, Store: st, Git: r, Cfg: config.Default()}
+	j, err := st.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Capture(ctx, j, Options{Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	return c, j
+}
+
+// rewrite replaces whatever is at p (a symlink too) by a file.
+func rewrite(t *testing.T, p, content string) {
+	t.Helper()
+	os.Remove(p)
+	write(t, p, content)
+}
+
+// TestPartialMatchesFullScan makes random edits of every kind the partial
+// capture handles, names the changed paths (and some unchanged ones), and
+// checks that the partial tree is the tree a full scan then finds.
+func TestPartialMatchesFullScan(t *testing.T) {
+	names := []string{"a", "b c", "é", `q"uote`, `back\slash`, "tab\tx", "-dash", "x", "x.c", "x-y", "x0"}
+	initial := map[string]string{".gitignore": "*.log\n/build/\n"}
+	for i, n := range names {
+		initial["x/"+n] = fmt.Sprint("x ", i, "\n")
+		initial["d/e/"+n] = fmt.Sprint("d ", i, "\n")
+	}
+	c, j := testRepo(t, initial)
+	ctx := context.Background()
+	top := c.Repo.Top
+	rng := rand.New(rand.NewPCG(5, 7))
+	dirs := []string{"", "x", "d", "d/e", "new", "new/deeper/still", "x/x"}
+	pick := func() string {
+		return path.Join(dirs[rng.IntN(len(dirs))], names[rng.IntN(len(names))])
+	}
+	partials := 0
+	for iter := 0; iter < 30; iter++ {
+		var changed []string
+		for k := 0; k < 1+rng.IntN(5); k++ {
+			p := pick()
+			abs := filepath.Join(top, p)
+			fi, err := os.Lstat(abs)
+			exists := err == nil
+			if exists && fi.IsDir() || fileOnWay(top, p) {
+				continue
+			}
+			switch op := rng.IntN(6); {
+			case op == 0 && exists:
+				os.Remove(abs)
+			case op == 1 && exists && fi.Mode().IsRegular():
+				os.Chmod(abs, fi.Mode()^0o111)
+			case op == 2:
+				os.MkdirAll(filepath.Dir(abs), 0o755)
+				os.Remove(abs)
+				if err := os.Symlink("target "+p, abs); err != nil {
+					continue
+				}
+			case op == 3:
+				p += ".log" // ignored unless tracked
+				if dirExists(filepath.Join(top, p)) {
+					continue
+				}
+				rewrite(t, filepath.Join(top, p), "log\n")
+			default:
+				rewrite(t, abs, fmt.Sprint("iteration ", iter, " ", k, "\n"))
+			}
+			changed = append(changed, p)
+		}
+		changed = append(changed, "x/a", "never/there")
+		psnap, err := c.SnapshotPaths(ctx, j, changed, "")
+		if err != nil {
+			t.Fatalf("iteration %d: partial: %v", iter, err)
+		}
+		if psnap.Partial {
+			partials++
+		}
+		full, err := c.Snapshot(ctx, j)
+		if err != nil {
+			t.Fatalf("iteration %d: full: %v", iter, err)
+		}
+		if psnap.Tree != full.Tree {
+			t.Fatalf("iteration %d: partial capture of %q gave tree %s, the full scan %s\n%s", iter, changed,
+				psnap.Tree, full.Tree, treeDiff(t, c, psnap.Tree, full.Tree))
+		}
+		if _, err := c.Record(ctx, j, full, Options{Reason: "test", NoDedup: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if partials < 15 {
+		t.Fatalf("only %d of 30 captures were partial: the test no longer exercises the partial path", partials)
+	}
+}
+
+func dirExists(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
+}
+
+// fileOnWay reports whether a file or symlink sits where p needs a
+// directory; such edits are skipped (writing would need a directory).
+func fileOnWay(top, p string) bool {
+	d := top
+	for _, comp := range strings.Split(path.Dir(p), "/") {
+		d = filepath.Join(d, comp)
+		if fi, err := os.Lstat(d); err == nil && !fi.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+func treeDiff(t *testing.T, c *Capturer, a, b string) string {
+	out, _ := c.Git.Run(context.Background(), git.Cmd{Args: []string{"diff-tree", "-r", a, b}})
+	return string(out)
+}
+
+// TestPartialDropsOutsideAndSkipsIgnored checks the screening: a path
+// outside the tree is dropped (it cannot change the tree), a new ignored
+// file is not added, a tracked file that matches an ignore rule is, and a
+// file over maxFileBytes is skipped and listed.
+func TestPartialDropsOutsideAndSkipsIgnored(t *testing.T) {
+	c, j := testRepo(t, map[string]string{".gitignore": "*.log\n", "kept.log": "tracked\n", "a.txt": "a\n"})
+	ctx := context.Background()
+	top := c.Repo.Top
+	c.Cfg.MaxFileBytes = 18
+	write(t, filepath.Join(top, "kept.log"), "tracked, changed\n")
+	write(t, filepath.Join(top, "new.log"), "ignored\n")
+	write(t, filepath.Join(top, "a.txt"), "a2\n")
+	write(t, filepath.Join(top, "big.txt"), "more than ten bytes\n")
+	outside := filepath.Join(t.TempDir(), "elsewhere.txt")
+	write(t, outside, "outside\n")
+	rec, err := c.Capture(ctx, j, Options{Reason: "tool", Only: []string{
+		filepath.Join(top, "kept.log"), "new.log", "a.txt", "big.txt", outside}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Partial {
+		t.Fatalf("the capture was not partial: %+v", rec)
+	}
+	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-tree", "-r", "--name-only", "-z", rec.Tree}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if want := []string{".gitignore", "a.txt", "kept.log"}; !slices.Equal(got, want) {
+		t.Fatalf("tree holds %q, want %q", got, want)
+	}
+	blob, _ := c.Git.Run(ctx, git.Cmd{Args: []string{"cat-file", "blob", rec.Tree + ":kept.log"}})
+	if string(blob) != "tracked, changed\n" {
+		t.Fatalf("kept.log holds %q", blob)
+	}
+	if len(rec.Skipped) != 1 || rec.Skipped[0].Path != "big.txt" || rec.Skipped[0].Reason != store.SkipTooBig {
+		t.Fatalf("skipped %+v, want big.txt as too_big", rec.Skipped)
+	}
+	if rec.Changes != (store.Changes{Modified: 2}) {
+		t.Fatalf("changes %+v, want 2 modified", rec.Changes)
+	}
+}
+
+// TestOnlyOutsideTheTree checks that a tool call that wrote only outside
+// the tree makes no git process beyond discovery and a reused checkpoint.
+func TestOnlyOutsideTheTree(t *testing.T) {
+	c, j := testRepo(t, map[string]string{"a.txt": "a\n"})
+	write(t, filepath.Join(c.Repo.Top, "unnamed.txt"), "u\n")
+	var trace strings.Builder
+	c.Git.Trace = &trace
+	rec, err := c.Capture(context.Background(), j, Options{Reason: "tool", Only: []string{filepath.Join(t.TempDir(), "x")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Reused || !rec.Partial || trace.Len() != 0 {
+		t.Fatalf("record %+v, git ran:\n%s", rec, trace.String())
+	}
+}
+
+// TestOnlyFallsBackPastMaxOnly checks that naming more than MaxOnly paths
+// gets a full scan.
+func TestOnlyFallsBackPastMaxOnly(t *testing.T) {
+	c, j := testRepo(t, map[string]string{"a.txt": "a\n"})
+	write(t, filepath.Join(c.Repo.Top, "unnamed.txt"), "u\n")
+	var many []string
+	for i := 0; i <= MaxOnly; i++ {
+		many = append(many, fmt.Sprintf("f%03d", i))
+	}
+	rec, err := c.Capture(context.Background(), j, Options{Reason: "tool", Only: many})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Partial || rec.Changes.Added != 1 {
+		t.Fatalf("want a full scan that finds unnamed.txt, got %+v", rec)
+	}
+}
+
+// TestPartialKeepsRawBytes checks the raw overlay through a partial
+// capture: a CRLF file under text=auto is stored normalized, so its bytes
+// are kept raw, as a full scan keeps them; naming it again once it has
+// LF only drops it from the overlay.
+func TestPartialKeepsRawBytes(t *testing.T) {
+	c, j := testRepo(t, map[string]string{".gitattributes": "* text=auto\n", "a.txt": "a\n", "b.txt": "b\n"})
+	ctx := context.Background()
+	top := c.Repo.Top
+	write(t, filepath.Join(top, "a.txt"), "a\r\nb\r\n")
+	rec, err := c.Capture(ctx, j, Options{Reason: "tool", Only: []string{"a.txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Partial || rec.Raw == "" {
+		t.Fatalf("want a partial capture with a raw overlay, got %+v", rec)
+	}
+	blob, err := c.Git.Run(ctx, git.Cmd{Args: []string{"cat-file", "blob", rec.Raw + ":a.txt"}})
+	if err != nil || string(blob) != "a\r\nb\r\n" {
+		t.Fatalf("the overlay holds %q (%v), want the CRLF bytes", blob, err)
+	}
+	full, err := c.Snapshot(ctx, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Tree != rec.Tree || full.Raw != rec.Raw {
+		t.Fatalf("partial tree %s raw %s, full scan tree %s raw %s", rec.Tree, rec.Raw, full.Tree, full.Raw)
+	}
+	write(t, filepath.Join(top, "a.txt"), "a\nb\n")
+	again, err := c.Capture(ctx, j, Options{Reason: "tool", Only: []string{"a.txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Partial || again.Raw != "" {
+		t.Fatalf("want a partial capture without an overlay, got %+v", again)
+	}
+}
