@@ -259,6 +259,10 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	}
 	if pr.target == nil {
 		if pr.target = defaultTarget(j, refs, pr.snap.Tree); pr.target == nil {
+			if len(refs) == 0 {
+				return nil, fault.New("not_found.checkpoint", "there are no checkpoints of this working tree yet").
+					WithHint("take one with 'git checkpoint', or set up your agent's hooks with 'git checkpoint install AGENT'")
+			}
 			return nil, fault.New("not_found.checkpoint", "no checkpoint differs from the working tree").
 				WithHint("list them with 'git checkpoint list'")
 		}
