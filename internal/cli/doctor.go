@@ -331,10 +331,9 @@ var hookFiles = []string{
 	".codex/hooks.json", ".gemini/settings.json",
 }
 
-// checkHooks finds installed hooks that call git-checkpoint and checks the
-// binary is there: the hook snippets do nothing when it is missing, so
-// checkpoints would silently stop.
-func (s *session) checkHooks(ctx context.Context) ([]check, error) {
+// installedHooks lists the agent settings files and the git post-commit
+// hook that call git-checkpoint, in this tree and in $HOME.
+func (s *session) installedHooks(ctx context.Context) []string {
 	var installed []string
 	for _, base := range []string{s.repo.Top, s.sys.Getenv("HOME")} {
 		if base == "" {
@@ -355,6 +354,14 @@ func (s *session) checkHooks(ctx context.Context) ([]check, error) {
 			installed = append(installed, p)
 		}
 	}
+	return installed
+}
+
+// checkHooks finds installed hooks that call git-checkpoint and checks the
+// binary is there: the hook snippets do nothing when it is missing, so
+// checkpoints would silently stop.
+func (s *session) checkHooks(ctx context.Context) ([]check, error) {
+	installed := s.installedHooks(ctx)
 	if len(installed) == 0 {
 		return []check{{Name: "hooks", OK: true, Message: "hooks: none installed"}}, nil
 	}

@@ -25,6 +25,8 @@ type statusDoc struct {
 	// DiskBytes is what the objects only checkpoints hold take on disk:
 	// what pruning and gc would eventually free.
 	DiskBytes int64 `json:"disk_bytes"`
+	// Hooks are the agent settings and git hooks that call git-checkpoint.
+	Hooks []string `json:"hooks"`
 }
 
 func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -47,6 +49,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if started, ended := j.LastRewind(); started != nil && !ended {
 		doc.Interrupted = started
 	}
+	if doc.Hooks = s.installedHooks(ctx); doc.Hooks == nil {
+		doc.Hooks = []string{}
+	}
 	if s.out.json {
 		return s.out.JSON(doc)
 	}
@@ -59,6 +64,12 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	s.out.Printf("checkpoints  %d, %s held by them alone\n", doc.Checkpoints, capture.HumanBytes(doc.DiskBytes))
 	if l := doc.Latest; l != nil {
 		s.out.Printf("latest       %s, %s, %s\n", l.ID, age(sys.Now(), l.At), l.Reason)
+	}
+	if len(doc.Hooks) == 0 {
+		s.out.Printf("hooks        none installed (set an agent up with 'git checkpoint install AGENT')\n")
+	}
+	for _, h := range doc.Hooks {
+		s.out.Printf("hooks        %s\n", quote(h))
 	}
 	if r := doc.Interrupted; r != nil {
 		s.out.Printf("%s  a rewind to %s was interrupted; undo it with 'git rewind --undo' (safety checkpoint %s)\n",
