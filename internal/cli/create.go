@@ -20,22 +20,14 @@ func (c *createCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := s.lock(ctx)
+	j, unlock, err := s.lockedJournal(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	j, err := s.store.Journal()
-	if err != nil {
-		return err
-	}
 	opts := capture.Options{Reason: store.ReasonManual, Label: c.Message}
-	for _, p := range c.Changed {
-		rel, err := s.rel(p)
-		if err != nil {
-			return err
-		}
-		opts.Only = append(opts.Only, rel)
+	if opts.Only, err = s.rels(c.Changed); err != nil {
+		return err
 	}
 	opts.Paths = opts.Only
 	stop := s.progress("scanning the working tree")

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
@@ -105,15 +106,11 @@ func (c *doctorCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 
 // repairAll applies the repairs that need no decision, under the lock.
 func (s *session) repairAll(ctx context.Context) ([]string, error) {
-	unlock, err := s.lock(ctx)
+	j, unlock, err := s.lockedJournal(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	j, err := s.store.Journal()
-	if err != nil {
-		return nil, err
-	}
 	refs, err := s.store.Refs(ctx)
 	if err != nil {
 		return nil, err
@@ -294,7 +291,7 @@ func (s *session) checkRemotes(ctx context.Context) ([]check, error) {
 		lower := strings.ToLower(key)
 		remote := key[len("remote."):strings.LastIndex(key, ".")]
 		switch {
-		case strings.HasSuffix(lower, ".mirror") && isTrue(val):
+		case strings.HasSuffix(lower, ".mirror") && mirrorOn(val):
 			cs = append(cs, check{Name: "remotes", Message: fmt.Sprintf("remote %s is a mirror: 'git push %s' would publish every checkpoint, untracked files included", remote, remote),
 				Fix: fmt.Sprintf("git config --unset remote.%s.mirror", remote)})
 		case strings.HasSuffix(lower, ".push") && pushesCheckpoints(val):
@@ -383,17 +380,15 @@ func (s *session) checkHooks(ctx context.Context) ([]check, error) {
 	return cs, nil
 }
 
+// mirrorOn reads remote.NAME.mirror as git reads a boolean.
+func mirrorOn(v string) bool {
+	on, err := config.ParseBool(v)
+	return err == nil && on
+}
+
 // callsHook reports whether an agent's settings run the hook command.
 func callsHook(text string) bool {
 	return strings.Contains(text, "git checkpoint hook") || strings.Contains(text, "git-checkpoint hook")
-}
-
-func isTrue(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true", "yes", "on", "1", "":
-		return true
-	}
-	return false
 }
 
 func short(oid string) string {

@@ -102,6 +102,21 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
+// lockedJournal takes the store lock and reads the journal under it, as
+// every writer does first. The caller unlocks when it is done.
+func (s *session) lockedJournal(ctx context.Context) (*store.Journal, func(), error) {
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	j, err := s.store.Journal()
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return j, unlock, nil
+}
+
 // lock takes the store lock for a writer.
 func (s *session) lock(ctx context.Context) (func(), error) {
 	unlock, err := s.store.Lock(ctx, s.cfg.LockTimeout)
@@ -199,6 +214,19 @@ func realPath(p string) string {
 		}
 		rest = append([]string{filepath.Base(dir)}, rest...)
 	}
+}
+
+// rels is rel for each of paths.
+func (s *session) rels(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		rel, err := s.rel(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rel)
+	}
+	return out, nil
 }
 
 // pathspec is rel as a literal git pathspec from the top of the tree.

@@ -96,12 +96,8 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return c.fork(ctx, s)
 	}
 	var opts restore.Options
-	for _, p := range c.Paths {
-		rel, err := s.rel(p)
-		if err != nil {
-			return err
-		}
-		opts.Paths = append(opts.Paths, rel)
+	if opts.Paths, err = s.rels(c.Paths); err != nil {
+		return err
 	}
 	opts.Outside = c.Outside
 	opts.ResetHead = c.ResetHead

@@ -78,15 +78,11 @@ func (c *runCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 
 // runCheckpoint takes the checkpoint before (a new turn) or after the run.
 func (s *session) runCheckpoint(ctx context.Context, reason, session, turn string, args []string) (*store.Record, error) {
-	unlock, err := s.lock(ctx)
+	j, unlock, err := s.lockedJournal(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	j, err := s.store.Journal()
-	if err != nil {
-		return nil, err
-	}
 	if reason == store.ReasonRunStart {
 		turn = turns.Next(j)
 	}

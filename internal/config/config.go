@@ -76,7 +76,7 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 			c.EOL = c.EOL || strings.EqualFold(v, "crlf")
 			continue
 		case "core.autocrlf":
-			on, err := parseBool(v) // "input" is not a bool, and converts
+			on, err := ParseBool(v) // "input" is not a bool, and converts
 			c.EOL = c.EOL || on || err != nil
 			continue
 		}
@@ -108,9 +108,9 @@ func (c *Config) set(key, val string) error {
 	case "hooktimeout":
 		c.HookTimeout, err = ParseDuration(val)
 	case "fsmonitor":
-		c.Fsmonitor, err = parseBool(val)
+		c.Fsmonitor, err = ParseBool(val)
 	case "enabled":
-		c.Enabled, err = parseBool(val)
+		c.Enabled, err = ParseBool(val)
 	}
 	return err
 }
@@ -153,7 +153,8 @@ func ParseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-func parseBool(s string) (bool, error) {
+// ParseBool reads a boolean the way git config spells one.
+func ParseBool(s string) (bool, error) {
 	switch strings.ToLower(s) {
 	case "true", "yes", "on", "1", "":
 		return true, nil
