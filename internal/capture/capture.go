@@ -169,10 +169,13 @@ type entry struct {
 // status runs one scan of the whole tree. Against the private index,
 // --untracked-files=all lists every untracked non-ignored file, and git
 // refreshes the private index's stat cache as it goes.
+// --ignore-submodules=dirty still reports a submodule whose commit moved,
+// which is all a checkpoint records of it (a gitlink); "none" would also
+// run a status inside every submodule to report changes that are dropped.
 func (c *Capturer) status(ctx context.Context) ([]entry, error) {
 	out, err := c.Git.Run(ctx, git.Cmd{
 		Args: []string{"status", "--porcelain=v2", "-z", "--untracked-files=all",
-			"--no-renames", "--ignore-submodules=none", "--ignored=no"},
+			"--no-renames", "--ignore-submodules=dirty", "--ignored=no"},
 		Index: c.privateIndex(),
 	})
 	if err != nil {
