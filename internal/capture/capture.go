@@ -83,30 +83,26 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	if err != nil {
 		return nil, err
 	}
-	prevTree := st.Tree
+	// prevTree is the tree of the last capture: the private index's, or
+	// the one taken from it and the pending records (pending.go).
+	prevTree, hadPending := st.Tree, len(st.Pending) > 0
+	if st.Result != "" {
+		prevTree = st.Result
+	}
+	deferred := false
 	switch {
 	case len(sel.updates) == 0 && len(sel.removals) == 0 && !seeded && st.Tree != "":
-		// Nothing changed since the private index last produced a tree:
-		// skip update-index and write-tree entirely.
+		// Nothing differs from the private index (pending paths went back
+		// to its version): skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
-	default:
-		if len(sel.removals) > 0 {
-			// --force-remove: see selection.removals. Rare, so the
-			// usual capture stays one update-index.
-			if _, err := c.Git.Run(ctx, git.Cmd{
-				Args:  []string{"update-index", "-z", "--force-remove", "--stdin"},
-				Index: c.privateIndex(), Stdin: nulList(sel.removals),
-			}); err != nil {
-				return nil, err
-			}
+	case !seeded && mayDefer(st, sel):
+		if deferred, err = c.deferUpdates(ctx, st, sel.updates, snap); err != nil {
+			return nil, err
 		}
-		if len(sel.updates) > 0 {
-			if _, err := c.Git.Run(ctx, git.Cmd{
-				Args:  []string{"update-index", "-z", "--add", "--remove", "--replace", "--stdin"},
-				Index: c.privateIndex(), Stdin: nulList(sel.updates),
-			}); err != nil {
-				return nil, err
-			}
+	}
+	if snap.Tree == "" {
+		if err := c.update(ctx, sel); err != nil {
+			return nil, err
 		}
 		if snap.Tree, err = c.writeTree(ctx); err != nil {
 			return nil, err
@@ -115,14 +111,21 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	if touchesAttributes(entries) {
 		st.Attrs = true
 	}
-	if (len(sel.updates) > 0 || len(sel.removals) > 0 || len(st.Raw) > 0) && c.mayConvert(st) {
+	if !deferred && (len(sel.updates) > 0 || len(sel.removals) > 0 || len(st.Raw) > 0) && c.mayConvert(st) {
 		c.updateRaw(ctx, st, c.privateIndex(), append(sel.updates, sel.removals...), true)
 	}
 	if snap.Raw, err = c.rawTree(ctx, st); err != nil {
 		return nil, err
 	}
 	last := j.Latest()
-	snap.Known = last != nil && !seeded && prevTree == last.Tree
+	if deferred {
+		snap.Known = snap.Known && last != nil && prevTree == last.Tree
+	} else {
+		// The scan counted against the private index: right unless paths
+		// were pending against it.
+		snap.Known = last != nil && !seeded && prevTree == last.Tree && !hadPending
+		st.Tree, st.Result, st.Pending = snap.Tree, "", nil
+	}
 	for p, commit := range sel.gitlinks {
 		if st.Gitlinks == nil {
 			st.Gitlinks = map[string]string{}
@@ -138,11 +141,33 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	}
 	slices.SortFunc(snap.Submodules, func(a, b store.Submodule) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortStableFunc(snap.Skipped, func(a, b store.Skip) int { return strings.Compare(a.Path, b.Path) })
-	st.Tree = snap.Tree
 	if err := c.saveState(st); err != nil {
 		return nil, fault.Wrap(err, "failed.io", "cannot save the private index state")
 	}
 	return snap, nil
+}
+
+// update brings a scan's selection into the private index.
+func (c *Capturer) update(ctx context.Context, sel *selection) error {
+	if len(sel.removals) > 0 {
+		// --force-remove: see selection.removals. Rare, so the usual
+		// capture stays one update-index.
+		if _, err := c.Git.Run(ctx, git.Cmd{
+			Args:  []string{"update-index", "-z", "--force-remove", "--stdin"},
+			Index: c.privateIndex(), Stdin: nulList(sel.removals),
+		}); err != nil {
+			return err
+		}
+	}
+	if len(sel.updates) > 0 {
+		if _, err := c.Git.Run(ctx, git.Cmd{
+			Args:  []string{"update-index", "-z", "--add", "--remove", "--replace", "--stdin"},
+			Index: c.privateIndex(), Stdin: nulList(sel.updates),
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *Capturer) writeTree(ctx context.Context) (string, error) {
@@ -303,8 +328,10 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot)
 				if e.kind != '?' {
 					// The private index holds an older, smaller version;
 					// left there, the checkpoint would claim content the
-					// file no longer has.
+					// file no longer has. The tree loses it: counted
+					// as a deletion, as a comparison of the trees does.
 					sel.removals = append(sel.removals, path)
+					snap.Changes.Deleted++
 				}
 				continue
 			}

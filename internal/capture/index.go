@@ -37,6 +37,11 @@ type indexState struct {
 	Attrs   bool                `json:"attrs,omitempty"`
 	Raw     map[string]rawEntry `json:"raw,omitempty"`
 	RawTree string              `json:"raw_tree,omitempty"`
+	// Result and Pending describe a snapshot taken without updating the
+	// private index (pending.go): its tree, and the paths it changed
+	// against Tree.
+	Result  string                  `json:"result,omitempty"`
+	Pending map[string]pendingEntry `json:"pending,omitempty"`
 }
 
 func fingerprint(path string) string {

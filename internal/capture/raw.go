@@ -110,10 +110,12 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, 
 	scratch := c.Store.Path("rawcheck")
 	os.RemoveAll(scratch)
 	defer os.RemoveAll(scratch)
-	if _, err := c.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-z", "--stdin", "-f", "--prefix=" + scratch + "/"},
-		Index: index, Stdin: nulList(paths)}); err != nil {
-		return
-	}
+	// A path the index does not hold (a file grown past the size limit,
+	// dropped from the tree) or whose smudge filter fails makes
+	// checkout-index fail after writing the others: such a path has no
+	// scratch copy and is not kept raw, and the others are examined.
+	c.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-z", "--stdin", "-f", "--prefix=" + scratch + "/"},
+		Index: index, Stdin: nulList(paths)})
 	var differ []string
 	for _, p := range paths {
 		disk, err1 := os.ReadFile(filepath.Join(c.Repo.Top, p))

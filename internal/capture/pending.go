@@ -1,0 +1,203 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"syscall"
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// pendingEntry is a path a full scan took into its tree without writing it
+// into the private index (see deferUpdates): the entry it got, and the
+// file's stat data when they can be trusted to tell a later change.
+type pendingEntry struct {
+	Mode string `json:"mode,omitempty"` // "" when the path was absent
+	OID  string `json:"oid,omitempty"`
+	Stat string `json:"stat,omitempty"` // see statKey; "" when racy
+}
+
+func (p pendingEntry) entry() (treeEntry, bool) {
+	return treeEntry{mode: p.Mode, oid: p.OID}, p.Mode != ""
+}
+
+// mayDefer reports whether a scan's selection can be taken without
+// updating the private index: a few paths, none of which needs what only
+// update-index does (--force-remove of a path beyond a symlink or of a
+// file grown past the size limit, a new gitlink) or changes how other
+// paths are captured (an attributes file).
+func mayDefer(st *indexState, sel *selection) bool {
+	if st.Tree == "" || len(sel.updates) == 0 || len(sel.updates) > MaxOnly || len(sel.removals) > 0 {
+		return false
+	}
+	for _, commit := range sel.gitlinks {
+		if commit != "" {
+			return false
+		}
+	}
+	for _, p := range sel.updates {
+		if name := path.Base(p); name == ".gitattributes" || name == ".gitignore" {
+			return false
+		}
+	}
+	return true
+}
+
+// deferUpdates brings the few changed paths a scan found into the
+// snapshot without updating the private index: their new entries are
+// written into copies of the private index's trees, as a partial capture
+// does. Updating the private index instead rewrites it whole twice
+// (update-index, then write-tree for its cache-tree): about 80 ms of CPU
+// each at 100,000 files, more than the rest of a capture of one changed
+// file.
+//
+// The private index keeps the old entries, so the next scan reports these
+// paths again: each is then taken from the pending record when its stat
+// data are unchanged (and were taken safely after its last write), and
+// hashed again otherwise. The tree is still derived from the private
+// index's tree and exactly the paths the scan reports, so it is the tree
+// update-index and write-tree would give. It returns false, having changed
+// nothing, when a path needs what a partial capture cannot do; the caller
+// then updates the private index as before, which empties the records.
+func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []string, snap *Snapshot) (bool, error) {
+	var items []*named
+	for _, p := range updates {
+		it, ok := c.probe(p)
+		if !ok {
+			return false, nil
+		}
+		items = append(items, it)
+	}
+	if len(items) == len(st.Pending) && st.Result != "" {
+		same := true
+		for _, it := range items {
+			if old, ok := st.Pending[it.path]; !ok || !unchanged(old, it) {
+				same = false
+				break
+			}
+		}
+		if same {
+			// Every path the scan reports is as the last capture took it.
+			snap.Tree, snap.Known, snap.Changes = st.Result, true, store.Changes{}
+			return true, nil
+		}
+	}
+	hexLen := len(st.Tree)
+	trees, ok, err := c.baseTrees(ctx, st.Tree, items, hexLen)
+	if err != nil || !ok {
+		return false, err
+	}
+	for _, it := range items {
+		if old, ok := st.Pending[it.path]; ok && it.present && unchanged(old, it) {
+			it.entry, it.known = old.entry()
+		}
+	}
+	hashed := c.Store.Now()
+	index, err := c.hashNamed(ctx, items)
+	if index != "" {
+		defer os.Remove(index)
+	}
+	if err != nil {
+		return false, err
+	}
+	prev := st.Result
+	if prev == "" {
+		prev = st.Tree
+	}
+	if snap.Tree, ok, err = c.writeTrees(ctx, trees, items, hexLen, []string{st.Tree, prev}); err != nil || !ok {
+		return false, err
+	}
+	// Count against the last capture: a pending path's entry, else the
+	// private index's.
+	pending := map[string]pendingEntry{}
+	var hashedPaths []string
+	snap.Changes = store.Changes{}
+	for _, it := range items {
+		before, had := it.base, it.inBase
+		if old, ok := st.Pending[it.path]; ok {
+			before, had = old.entry()
+			delete(st.Pending, it.path)
+		}
+		switch {
+		case had && !it.present:
+			snap.Changes.Deleted++
+		case !had && it.present:
+			snap.Changes.Added++
+		case had && it.entry != before:
+			snap.Changes.Modified++
+		}
+		rec := pendingEntry{}
+		if it.present {
+			rec = pendingEntry{Mode: it.entry.mode, OID: it.entry.oid, Stat: trustedStat(it.fi, hashed)}
+		}
+		pending[it.path] = rec
+		if !it.known {
+			hashedPaths = append(hashedPaths, it.path)
+		}
+	}
+	// A path still pending from before that the scan no longer reports
+	// went back to the private index's version: the counts above miss it.
+	snap.Known = len(st.Pending) == 0
+	if c.mayConvert(st) {
+		// The raw overlay (raw.go) follows: the paths hashed now are
+		// examined against the temporary index holding their entries,
+		// those gone back to the private index's version against it.
+		// Paths taken from their records are as they were examined then.
+		c.updateRaw(ctx, st, index, hashedPaths, false)
+		var back []string
+		for p := range st.Pending {
+			back = append(back, p)
+		}
+		c.updateRaw(ctx, st, c.privateIndex(), back, false)
+	}
+	st.Pending, st.Result = pending, snap.Tree
+	return true, nil
+}
+
+// unchanged reports whether the path is as the pending record took it.
+func unchanged(old pendingEntry, it *named) bool {
+	if !it.present {
+		return old.Mode == ""
+	}
+	return old.Stat != "" && old.Stat == statKey(it.fi)
+}
+
+// statKey is the stat data that change when a file is written: size,
+// modification and change times, inode, device and mode.
+func statKey(fi fs.FileInfo) string {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d.%d:%d.%d:%d:%d:%o", st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec,
+		st.Ino, st.Dev, st.Mode)
+}
+
+// trustedStat returns fi's statKey when a write after the file was hashed
+// (at hashed) would show in it: git's racy-clean problem. A file's times
+// have the filesystem's granularity, so a file written again within that
+// tick after being read could keep the same stat data; such a file is
+// recorded without stat data and hashed again next time. Times with no
+// sub-second part suggest a filesystem with one- or two-second times.
+func trustedStat(fi fs.FileInfo, hashed time.Time) string {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ""
+	}
+	latest := time.Unix(st.Mtim.Sec, st.Mtim.Nsec)
+	if ct := time.Unix(st.Ctim.Sec, st.Ctim.Nsec); ct.After(latest) {
+		latest = ct
+	}
+	margin := 100 * time.Millisecond
+	if st.Mtim.Nsec == 0 && st.Ctim.Nsec == 0 {
+		margin = 3 * time.Second
+	}
+	if hashed.Sub(latest) <= margin {
+		return ""
+	}
+	return statKey(fi)
+}

@@ -1,0 +1,197 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// TestDeferredMatchesFreshScan makes random edits (content, modes,
+// deletions, symlinks, new and ignored files, edits that put a file back
+// as committed, CRLF content under text=auto, files grown past the size
+// limit, and one batch larger than
+// MaxOnly) and takes a full capture after each: its tree and raw overlay,
+// built from the pending records without updating the private index,
+// must be those a fresh capturer (seeded anew from the real index) finds,
+// and its change counts must be those of the trees.
+func TestDeferredMatchesFreshScan(t *testing.T) {
+	for _, attrs := range []string{"", "* text=auto\n"} {
+		t.Run(fmt.Sprintf("attributes=%q", attrs), func(t *testing.T) {
+			deferredMatchesFreshScan(t, attrs)
+		})
+	}
+}
+
+func deferredMatchesFreshScan(t *testing.T, attrs string) {
+	initial := map[string]string{".gitignore": "*.log\n"}
+	if attrs != "" {
+		initial[".gitattributes"] = attrs
+	}
+	for i := 0; i < 30; i++ {
+		initial[fmt.Sprintf("d%d/e%d/f%d.txt", i%3, i%5, i)] = fmt.Sprint("file ", i, "\n")
+	}
+	c, j := testRepo(t, initial)
+	c.Cfg.MaxFileBytes = 64
+	ctx := context.Background()
+	top := c.Repo.Top
+	// Hashing "happens" later than any edit: stat data are trusted, so the
+	// pending records are used, not just recomputed.
+	c.Store.Now = func() time.Time { return time.Now().Add(10 * time.Second) }
+	rng := rand.New(rand.NewPCG(11, 13))
+	var names []string
+	for n := range initial {
+		if !strings.HasPrefix(n, ".git") {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	deferred, fastPath, raw := 0, 0, 0
+	prev := j.Latest().Tree
+	for iter := 0; iter < 40; iter++ {
+		for k := 0; k < 1+rng.IntN(3) || iter == 1 && k < 2; k++ {
+			p, op := names[rng.IntN(len(names))], rng.IntN(9)
+			switch {
+			// First a CRLF file, then the same file back as committed
+			// and another changed: a pending path that goes back to the
+			// private index's version while others are deferred must
+			// leave the raw overlay.
+			case iter == 0:
+				p, op = names[0], 6
+			case iter == 1 && k == 0:
+				p, op = names[0], 1
+			case iter == 1:
+				p, op = names[1], 7
+			}
+			abs := filepath.Join(top, p)
+			switch op {
+			case 0:
+				os.Remove(abs)
+			case 1:
+				rewrite(t, abs, initial[p]) // back as committed
+			case 2:
+				if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() {
+					os.Chmod(abs, fi.Mode()^0o111)
+				}
+			case 3:
+				write(t, filepath.Join(top, fmt.Sprintf("new/n%d.txt", rng.IntN(8))), fmt.Sprint("new ", iter, "\n"))
+			case 4:
+				write(t, filepath.Join(top, "x.log"), "ignored\n")
+			case 5:
+				os.Remove(abs)
+				if err := os.Symlink(fmt.Sprint("target-", iter), abs); err != nil {
+					t.Fatal(err)
+				}
+			case 6:
+				rewrite(t, abs, fmt.Sprint("crlf\r\niteration ", iter, "\r\n"))
+			case 7:
+				rewrite(t, abs, strings.Repeat("over the size limit\n", 4))
+			default:
+				rewrite(t, abs, fmt.Sprint("iteration ", iter, "\n"))
+			}
+		}
+		if iter == 20 {
+			for i := 0; i <= MaxOnly; i++ {
+				write(t, filepath.Join(top, fmt.Sprintf("many/m%03d.txt", i)), "many\n")
+			}
+		}
+		if iter == 30 {
+			os.RemoveAll(filepath.Join(top, "many"))
+		}
+		snap, err := c.Snapshot(ctx, j)
+		if err != nil {
+			t.Fatalf("iteration %d: %v", iter, err)
+		}
+		if st := c.loadState(); len(st.Pending) > 0 {
+			deferred++
+		}
+		if snap.Raw != "" {
+			raw++
+		}
+		fresh := &Capturer{Repo: c.Repo, Git: c.Git, Cfg: c.Cfg,
+			Store: &store.Store{Dir: t.TempDir(), Worktree: "main", RefPrefix: "refs/checkpoints/fresh/", Git: c.Git, Now: time.Now}}
+		want, err := fresh.Snapshot(ctx, &store.Journal{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.Tree != want.Tree {
+			t.Fatalf("iteration %d: the capture gave %s, a fresh scan %s\n%s", iter, snap.Tree, want.Tree,
+				treeDiff(t, c, snap.Tree, want.Tree))
+		}
+		if snap.Raw != want.Raw {
+			t.Fatalf("iteration %d: the capture's raw overlay is %q, a fresh scan's %q\n%s", iter, snap.Raw, want.Raw,
+				treeDiff(t, c, snap.Raw, want.Raw))
+		}
+		if snap.Known {
+			if snap.Tree == prev {
+				fastPath++
+			}
+			got, err := c.countChanges(ctx, prev, snap.Tree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != snap.Changes {
+				t.Fatalf("iteration %d: counted %+v, the trees differ by %+v", iter, snap.Changes, got)
+			}
+		}
+		if _, err := c.Record(ctx, j, snap, Options{Reason: "test", NoDedup: true}); err != nil {
+			t.Fatal(err)
+		}
+		prev = snap.Tree
+	}
+	if deferred < 15 || fastPath == 0 || (attrs != "") != (raw > 0) {
+		t.Fatalf("%d of 40 captures deferred their updates, %d found nothing new, %d had a raw overlay: "+
+			"the test no longer exercises them", deferred, fastPath, raw)
+	}
+	t.Logf("%d captures deferred, %d unchanged, %d with a raw overlay", deferred, fastPath, raw)
+}
+
+// TestDeferredCleanScanRunsOnlyStatus checks the point of the pending
+// records: after a capture that deferred its updates, a scan that finds
+// the same paths unchanged runs no git but the scan, unless the files
+// were written too close to their hashing to trust their stat data.
+func TestDeferredCleanScanRunsOnlyStatus(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		later time.Duration // how long after the edit the hashing seems to happen
+		want  []string
+	}{
+		{name: "settled", later: 10 * time.Second, want: []string{"status"}},
+		{name: "racy", later: -10 * time.Second, want: []string{"status", "cat-file", "update-index", "ls-files"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, j := testRepo(t, map[string]string{"a/a.txt": "a\n", "b.txt": "b\n"})
+			ctx := context.Background()
+			write(t, filepath.Join(c.Repo.Top, "a/a.txt"), "a2\n")
+			c.Store.Now = func() time.Time { return time.Now().Add(tc.later) }
+			first, err := c.Snapshot(ctx, j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := c.loadState(); len(st.Pending) != 1 {
+				t.Fatalf("pending %v, want a/a.txt", st.Pending)
+			}
+			var trace strings.Builder
+			c.Git.Trace = &trace
+			again, err := c.Snapshot(ctx, j)
+			c.Git.Trace = nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ran []string
+			for _, line := range strings.Split(strings.TrimSpace(trace.String()), "\n") {
+				ran = append(ran, strings.Fields(line)[2])
+			}
+			if again.Tree != first.Tree || !slices.Equal(ran, tc.want) {
+				t.Fatalf("tree %s after %s; ran %v, want %v", again.Tree, first.Tree, ran, tc.want)
+			}
+		})
+	}
+}
