@@ -30,7 +30,7 @@ func ResumeAt(j *store.Journal, target *store.Record) *Resume {
 	// them.
 	var recs []*store.Record
 	at := -1
-	for _, ev := range j.Events {
+	for _, ev := range j.All() {
 		if c := ev.Checkpoint; c != nil {
 			if c.ID == target.ID {
 				at = len(recs)

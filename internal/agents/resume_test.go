@@ -10,15 +10,15 @@ import (
 // history builds a journal from "id reason session transcriptAt agent"
 // tuples; a repeated id is a reuse record.
 func history(recs ...[5]string) *store.Journal {
-	j := &store.Journal{}
+	var events []store.Event
 	seen := map[string]bool{}
 	for _, r := range recs {
 		n, _ := strconv.Atoi(r[0][1:])
-		j.Events = append(j.Events, store.Event{Type: store.EventCheckpoint, Checkpoint: &store.Record{
+		events = append(events, store.Event{Type: store.EventCheckpoint, Checkpoint: &store.Record{
 			ID: r[0], N: n, Reason: r[1], Session: r[2], TranscriptAt: r[3], Agent: r[4], Reused: seen[r[0]]}})
 		seen[r[0]] = true
 	}
-	return j
+	return store.NewJournal(events...)
 }
 
 func TestResumeAt(t *testing.T) {

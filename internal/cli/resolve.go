@@ -65,7 +65,7 @@ func resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 // turnStart returns the checkpoint taken at the start of turn id.
 func turnStart(j *store.Journal, id string) *store.Record {
 	var first *store.Record
-	for _, ev := range j.Events {
+	for _, ev := range j.All() {
 		c := ev.Checkpoint
 		if c == nil || c.Turn != id {
 			continue

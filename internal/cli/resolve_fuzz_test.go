@@ -21,10 +21,11 @@ func fuzzJournal() (*store.Journal, map[int]string) {
 		{ID: "k3", N: 3, Commit: "0123456789abcdef0123456789abcdef01234567", Reason: "turn_start", Turn: "t2", At: at},
 		{ID: "k4", N: 4, Commit: "fedcba9876543210fedcba9876543210fedcba98", Reason: "manual", At: at},
 	}
-	j := &store.Journal{}
+	var events []store.Event
 	for _, r := range recs {
-		j.Events = append(j.Events, store.Event{Type: store.EventCheckpoint, Checkpoint: r})
+		events = append(events, store.Event{Type: store.EventCheckpoint, Checkpoint: r})
 	}
+	j := store.NewJournal(events...)
 	refs := map[int]string{1: recs[0].Commit, 2: recs[1].Commit, 3: "9999999999999999999999999999999999999999"}
 	return j, refs
 }

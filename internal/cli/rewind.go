@@ -322,8 +322,9 @@ func defaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Re
 // and otherwise a number above every checkpoint's. After --undo, or a
 // rewind that failed, the tree is where it was: no limit either.
 func rewoundTo(j *store.Journal) int {
-	for i := len(j.Events) - 1; i >= 0; i-- {
-		ev := j.Events[i]
+	events := j.All()
+	for i := len(events) - 1; i >= 0; i-- {
+		ev := events[i]
 		if c := ev.Checkpoint; c != nil && (!c.Reused || turns.IsStart(c)) {
 			break
 		}
@@ -519,8 +520,9 @@ func (s *session) confirm(question string) bool {
 // rewindWithSafety finds the rewind whose safety checkpoint is id: the one
 // an interrupted --undo was undoing.
 func rewindWithSafety(j *store.Journal, id string) *store.Rewind {
-	for i := len(j.Events) - 1; i >= 0; i-- {
-		if rw := j.Events[i].Rewind; j.Events[i].Type == store.EventRewindStarted && rw != nil && rw.Safety == id {
+	events := j.All()
+	for i := len(events) - 1; i >= 0; i-- {
+		if rw := events[i].Rewind; events[i].Type == store.EventRewindStarted && rw != nil && rw.Safety == id {
 			return rw
 		}
 	}

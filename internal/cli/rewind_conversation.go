@@ -36,7 +36,7 @@ func (s *session) leaveNote(pr *prepared) {
 // notedAgents reports whether an agent whose hooks deliver notes has
 // recorded anything in this tree.
 func notedAgents(j *store.Journal) bool {
-	for _, ev := range j.Events {
+	for _, ev := range j.All() {
 		if c := ev.Checkpoint; c != nil && (c.Agent == agents.Claude || c.Agent == agents.Codex || c.Agent == agents.Gemini) {
 			return true
 		}

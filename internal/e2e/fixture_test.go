@@ -260,7 +260,7 @@ func (f *fixture) journal() []*store.Record {
 		f.t.Fatalf("journal: %v", j.Problems)
 	}
 	var out []*store.Record
-	for _, ev := range j.Events {
+	for _, ev := range j.All() {
 		if ev.Checkpoint != nil {
 			out = append(out, ev.Checkpoint)
 		}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 )
 
@@ -43,8 +44,17 @@ type Rebuilt struct {
 }
 
 // Journal is the parsed journal of one working tree.
+//
+// A hook reads the journal on every tool call, and it grows by a line per
+// call: decoding every line as JSON costs about 30 µs, a third of a second
+// at 10,000 lines. So a line is decoded only when something needs its
+// event. Reading checks every line's place in the chain from its bytes
+// alone (the hash, and the prev field at its end) and notes the few fields
+// a hook needs (type, number, turn, session, reuse) by a cheap look at the
+// bytes; the newest lines are decoded at once. A journal that is not
+// perfectly whole is decoded entirely, as before, so that every problem
+// is reported as it always was (see ParseJournal).
 type Journal struct {
-	Events []Event
 	// Problems lists what did not parse or did not chain, one line each,
 	// for doctor; the events that did parse are still used.
 	Problems []string
@@ -52,24 +62,116 @@ type Journal struct {
 	Missing bool
 	last    string   // hash of the last line, the next line's Prev
 	hashes  []string // hash of each line, by line number - 1
+	lines   []*line  // the events, in order
+	all     []Event  // All's result while no line is added
+}
+
+// line is one event of the journal: its bytes, what a look at them found,
+// and the event once decoded.
+type line struct {
+	raw []byte
+	ev  *Event
+	// Found without decoding (or from ev): the type and, for a
+	// checkpoint, its number, turn, session and whether it is a reuse.
+	typ     string
+	n       int
+	turn    string
+	session string
+	reused  bool
+}
+
+// decodedTail is how many of the newest lines are decoded when the
+// journal is read: the records a capture looks for are almost always
+// among them.
+const decodedTail = 64
+
+// NewJournal returns a journal holding events, chained as Append would
+// write them, in memory only.
+func NewJournal(events ...Event) *Journal {
+	_, j, err := encodeJournal(events)
+	if err != nil {
+		panic(err) // only unencodable values (NaN) fail; events hold none
+	}
+	return j
 }
 
 // ParseJournal reads journal lines. It never fails: a line that does not
 // parse is reported in Problems and skipped, so one bad byte cannot hide
 // every checkpoint.
+//
+// The lines are first looked at without decoding (glance): when every
+// line chains to the one before and has the shape json.Marshal gives an
+// Event, and the newest decodedTail lines decode, the journal is whole
+// and the other lines are decoded only when needed. An edit to any older
+// line breaks the chain at the line after it, so nothing is believed that
+// a full decoding would reject. Otherwise every line is decoded, and
+// Problems says what is wrong, line by line.
 func ParseJournal(data []byte) *Journal {
+	if j := glance(data); j != nil {
+		return j
+	}
+	return decodeAll(data)
+}
+
+// glance reads a whole journal without decoding its older lines, or
+// returns nil when it is not whole.
+func glance(data []byte) *Journal {
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		return nil // cut short
+	}
+	j := &Journal{}
+	for rest := data; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		raw := rest[:i]
+		rest = rest[i+1:]
+		if len(bytes.TrimSpace(raw)) == 0 {
+			if len(raw) > 0 {
+				return nil // whitespace: leave it to decodeAll's rules
+			}
+			j.hashes = append(j.hashes, "")
+			continue
+		}
+		prev, ok := prevOf(raw)
+		if !ok || prev != j.last {
+			return nil
+		}
+		l := &line{raw: raw}
+		if !l.glance() {
+			return nil
+		}
+		j.last = lineHash(raw)
+		j.hashes = append(j.hashes, j.last)
+		j.lines = append(j.lines, l)
+	}
+	for _, l := range j.lines[max(0, len(j.lines)-decodedTail):] {
+		ev, err := l.decode()
+		if err != nil || ev.Type == "" || ev.Type == EventCheckpoint && ev.Checkpoint == nil {
+			return nil
+		}
+	}
+	// Blank lines take a line number and no hash; trailing ones, which
+	// decodeAll does not count, are dropped.
+	for len(j.hashes) > 0 && j.hashes[len(j.hashes)-1] == "" {
+		j.hashes = j.hashes[:len(j.hashes)-1]
+	}
+	return j
+}
+
+// decodeAll decodes every line, noting each problem.
+func decodeAll(data []byte) *Journal {
 	j := &Journal{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
 	lineNo := 0
 	for sc.Scan() {
 		lineNo++
-		line := sc.Bytes()
-		if len(bytes.TrimSpace(line)) == 0 {
+		raw := sc.Bytes()
+		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
-		var ev Event
-		if err := json.Unmarshal(line, &ev); err != nil || ev.Type == "" {
+		raw = bytes.Clone(raw)
+		l := &line{raw: raw}
+		if ev, err := l.decode(); err != nil || ev.Type == "" {
 			j.Problems = append(j.Problems, fmt.Sprintf("line %d does not parse", lineNo))
 		} else {
 			if ev.Prev != j.last {
@@ -78,10 +180,10 @@ func ParseJournal(data []byte) *Journal {
 			if ev.Type == EventCheckpoint && ev.Checkpoint == nil {
 				j.Problems = append(j.Problems, fmt.Sprintf("line %d is a checkpoint without a record", lineNo))
 			} else {
-				j.Events = append(j.Events, ev)
+				j.lines = append(j.lines, l)
 			}
 		}
-		j.last = lineHash(line)
+		j.last = lineHash(raw)
 		for len(j.hashes) < lineNo-1 {
 			j.hashes = append(j.hashes, "")
 		}
@@ -98,13 +200,53 @@ func lineHash(line []byte) string {
 	return hex.EncodeToString(sum[:8])
 }
 
+// add appends an event that was just written as raw.
+func (j *Journal) add(raw []byte, ev Event) {
+	l := &line{raw: raw, ev: &ev}
+	l.note()
+	j.lines = append(j.lines, l)
+	if j.all != nil {
+		j.all = append(j.all, ev)
+	}
+	j.last = lineHash(raw)
+	j.hashes = append(j.hashes, j.last)
+}
+
+// event returns line i's event, decoding it if need be. A line that was
+// glanced at decodes (it has the shape of one json.Marshal wrote, and its
+// bytes are chained); should it not, it stands as an event of its type
+// with nothing in it.
+func (j *Journal) event(i int) *Event {
+	ev, err := j.lines[i].decode()
+	if err != nil {
+		return &Event{Type: j.lines[i].typ}
+	}
+	return ev
+}
+
+// Len returns the number of events.
+func (j *Journal) Len() int { return len(j.lines) }
+
+// All returns every event, in order, decoding what was not yet.
+func (j *Journal) All() []Event {
+	if j.all == nil || len(j.all) != len(j.lines) {
+		j.all = make([]Event, len(j.lines))
+		for i := range j.lines {
+			j.all[i] = *j.event(i)
+		}
+	}
+	return j.all
+}
+
 // Checkpoints returns the checkpoints in the order they were taken, without
 // the reuse records (those name a checkpoint that is already listed).
 func (j *Journal) Checkpoints() []*Record {
 	var out []*Record
-	for i := range j.Events {
-		if r := j.Events[i].Checkpoint; r != nil && !r.Reused {
-			out = append(out, r)
+	for i, l := range j.lines {
+		if l.typ == EventCheckpoint && !l.reused {
+			if r := j.event(i).Checkpoint; r != nil {
+				out = append(out, r)
+			}
 		}
 	}
 	return out
@@ -112,9 +254,11 @@ func (j *Journal) Checkpoints() []*Record {
 
 // Latest returns the newest checkpoint, or nil.
 func (j *Journal) Latest() *Record {
-	for i := len(j.Events) - 1; i >= 0; i-- {
-		if r := j.Events[i].Checkpoint; r != nil && !r.Reused {
-			return r
+	for i := len(j.lines) - 1; i >= 0; i-- {
+		if l := j.lines[i]; l.typ == EventCheckpoint && !l.reused {
+			if r := j.event(i).Checkpoint; r != nil {
+				return r
+			}
 		}
 	}
 	return nil
@@ -123,16 +267,54 @@ func (j *Journal) Latest() *Record {
 // MaxN returns the highest checkpoint number recorded.
 func (j *Journal) MaxN() int {
 	n := 0
-	for _, r := range j.Checkpoints() {
-		n = max(n, r.N)
+	for _, l := range j.lines {
+		if l.typ == EventCheckpoint && !l.reused {
+			n = max(n, l.n)
+		}
 	}
 	return n
 }
 
+// Numbers returns the numbers of the checkpoints recorded.
+func (j *Journal) Numbers() map[int]bool {
+	out := map[int]bool{}
+	for _, l := range j.lines {
+		if l.typ == EventCheckpoint && !l.reused {
+			out[l.n] = true
+		}
+	}
+	return out
+}
+
+// Turns returns the turn of every checkpoint record that has one (reuse
+// records too), oldest first.
+func (j *Journal) Turns() []string {
+	var out []string
+	for _, l := range j.lines {
+		if l.typ == EventCheckpoint && l.turn != "" {
+			out = append(out, l.turn)
+		}
+	}
+	return out
+}
+
+// TurnOf returns the turn of session's newest record that has one, or "".
+func (j *Journal) TurnOf(session string) string {
+	for i := len(j.lines) - 1; i >= 0; i-- {
+		if l := j.lines[i]; l.typ == EventCheckpoint && l.session == session && l.turn != "" {
+			return l.turn
+		}
+	}
+	return ""
+}
+
 // ByID finds a checkpoint by its k<n> id.
 func (j *Journal) ByID(id string) *Record {
-	for _, r := range j.Checkpoints() {
-		if r.ID == id {
+	for i, l := range j.lines {
+		if l.typ != EventCheckpoint || l.reused {
+			continue
+		}
+		if r := j.event(i).Checkpoint; r != nil && r.ID == id {
 			return r
 		}
 	}
@@ -141,11 +323,9 @@ func (j *Journal) ByID(id string) *Record {
 
 // Pruned reports whether the checkpoint with id was pruned.
 func (j *Journal) Pruned(id string) bool {
-	for _, ev := range j.Events {
-		for _, p := range ev.Pruned {
-			if p == id {
-				return true
-			}
+	for i, l := range j.lines {
+		if l.typ == EventPruned && slices.Contains(j.event(i).Pruned, id) {
+			return true
 		}
 	}
 	return false
@@ -154,12 +334,12 @@ func (j *Journal) Pruned(id string) bool {
 // LastRewind returns the newest rewind_started event and whether a
 // rewind_ended followed it.
 func (j *Journal) LastRewind() (started *Rewind, ended bool) {
-	for i := len(j.Events) - 1; i >= 0; i-- {
-		switch j.Events[i].Type {
+	for i := len(j.lines) - 1; i >= 0; i-- {
+		switch j.lines[i].typ {
 		case EventRewindEnded:
 			ended = true
 		case EventRewindStarted:
-			return j.Events[i].Rewind, ended
+			return j.event(i).Rewind, ended
 		}
 	}
 	return nil, false
@@ -230,9 +410,7 @@ func appendJournal(path string, j *Journal, ev Event) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	j.Events = append(j.Events, ev)
-	j.last = lineHash(line)
-	j.hashes = append(j.hashes, j.last)
+	j.add(line, ev)
 	j.Missing = false
 	return writeHead(path, j)
 }

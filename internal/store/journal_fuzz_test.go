@@ -3,22 +3,31 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
+	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
 
 // FuzzParseJournal feeds ParseJournal arbitrary bytes. It must never
 // panic or fail; whatever it keeps must be usable (typed events,
-// checkpoints with records); and the journal Rebuild would write from what
-// it kept must parse back whole, with the same events and no problems.
+// checkpoints with records); it must tell exactly what decoding every
+// line tells (the same events, problems, chain and answers), although it
+// decodes only what it needs; and the journal Rebuild would write from
+// what it kept must parse back whole, with the same events and no
+// problems.
 func FuzzParseJournal(f *testing.F) {
 	for _, seed := range journalSeeds(f) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		j := ParseJournal(data)
-		for i, ev := range j.Events {
+		sameAsDecoded(t, j, decodeAll(data))
+		events := j.All()
+		for i, ev := range events {
 			if ev.Type == "" {
 				t.Fatalf("event %d has no type", i)
 			}
@@ -32,27 +41,95 @@ func FuzzParseJournal(f *testing.F) {
 				t.Fatalf("problem spans lines: %q", p)
 			}
 		}
-		j.Checkpoints()
-		j.Latest()
-		j.MaxN()
-		j.LastRewind()
 
 		// What Rebuild would write from the events kept parses back
 		// whole: the same events, chained, no problems.
-		again, _, err := encodeJournal(j.Events)
+		again, _, err := encodeJournal(events)
 		if err != nil {
 			t.Fatalf("the kept events do not encode: %v", err)
 		}
 		back := ParseJournal(again)
-		if len(back.Problems) > 0 || len(back.Events) != len(j.Events) {
-			t.Fatalf("re-chained, %d events parse back as %d, problems %v", len(j.Events), len(back.Events), back.Problems)
+		if len(back.Problems) > 0 || back.Len() != len(events) {
+			t.Fatalf("re-chained, %d events parse back as %d, problems %v", len(events), back.Len(), back.Problems)
 		}
-		for i := range back.Events {
-			if back.Events[i].Type != j.Events[i].Type {
-				t.Fatalf("event %d was %s, is %s", i, j.Events[i].Type, back.Events[i].Type)
+		for i, ev := range back.All() {
+			if ev.Type != events[i].Type {
+				t.Fatalf("event %d was %s, is %s", i, events[i].Type, ev.Type)
 			}
 		}
 	})
+}
+
+// sameAsDecoded checks that a journal read by ParseJournal answers as the
+// journal every line of which was decoded.
+func sameAsDecoded(t *testing.T, j, want *Journal) {
+	t.Helper()
+	if !slices.Equal(j.Problems, want.Problems) || !slices.Equal(j.hashes, want.hashes) || j.last != want.last {
+		t.Fatalf("problems %q, chain %v %s; decoded: %q, %v %s", j.Problems, j.hashes, j.last, want.Problems, want.hashes, want.last)
+	}
+	if j.MaxN() != want.MaxN() || !slices.Equal(j.Turns(), want.Turns()) || !maps.Equal(j.Numbers(), want.Numbers()) {
+		t.Fatalf("max %d, turns %q, numbers %v; decoded: %d, %q, %v", j.MaxN(), j.Turns(), j.Numbers(), want.MaxN(), want.Turns(), want.Numbers())
+	}
+	for _, l := range want.lines {
+		if j.TurnOf(l.session) != want.TurnOf(l.session) {
+			t.Fatalf("session %q is in turn %q; decoded: %q", l.session, j.TurnOf(l.session), want.TurnOf(l.session))
+		}
+	}
+	if !reflect.DeepEqual(j.Latest(), want.Latest()) || !reflect.DeepEqual(j.Checkpoints(), want.Checkpoints()) {
+		t.Fatalf("latest %+v; decoded: %+v", j.Latest(), want.Latest())
+	}
+	r1, e1 := j.LastRewind()
+	r2, e2 := want.LastRewind()
+	if !reflect.DeepEqual(r1, r2) || e1 != e2 {
+		t.Fatalf("last rewind %+v %v; decoded: %+v %v", r1, e1, r2, e2)
+	}
+	if !reflect.DeepEqual(j.All(), want.All()) {
+		t.Fatalf("events %+v; decoded: %+v", j.All(), want.All())
+	}
+}
+
+// TestParseJournalDecodesOnlyTheTail checks the point of ParseJournal's
+// glance: in a whole journal of many lines, only the newest are decoded
+// until something needs the others, and what a hook asks needs none of
+// them.
+func TestParseJournalDecodesOnlyTheTail(t *testing.T) {
+	var events []Event
+	for i := 1; i <= 1000; i++ {
+		r := &Record{ID: "k" + strconv.Itoa(i), N: i, Reason: ReasonTool, Turn: "t" + strconv.Itoa(i/10),
+			Session: "s" + strconv.Itoa(i%3), Skipped: []Skip{}, Label: `a "quoted" \ label, "n":7`}
+		events = append(events, Event{Type: EventCheckpoint, Checkpoint: r})
+		if i%100 == 0 {
+			events = append(events, Event{Type: EventCheckpoint, Checkpoint: &Record{ID: r.ID, N: r.N, Reused: true, Turn: r.Turn}})
+		}
+	}
+	events = append(events, Event{Type: EventPruned, Pruned: []string{"k1"}})
+	data, _, err := encodeJournal(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := ParseJournal(data)
+	decoded := func() int {
+		n := 0
+		for _, l := range j.lines {
+			if l.ev != nil {
+				n++
+			}
+		}
+		return n
+	}
+	if got := decoded(); got != decodedTail {
+		t.Fatalf("%d lines decoded on reading, want %d", got, decodedTail)
+	}
+	if j.MaxN() != 1000 || j.Latest().ID != "k1000" || j.TurnOf("s1") != "t100" || len(j.Turns()) != 1010 {
+		t.Fatalf("max %d latest %s turn of s1 %s", j.MaxN(), j.Latest().ID, j.TurnOf("s1"))
+	}
+	if rw, _ := j.LastRewind(); rw != nil {
+		t.Fatalf("a rewind found: %+v", rw)
+	}
+	if got := decoded(); got != decodedTail {
+		t.Fatalf("%d lines decoded after a hook's questions, want %d", got, decodedTail)
+	}
+	sameAsDecoded(t, j, decodeAll(data))
 }
 
 // journalSeeds are journals a store wrote, and damaged copies of them.
@@ -91,4 +168,28 @@ func journalSeeds(f *testing.F) [][]byte {
 		[]byte{0xff, 0xfe, '\n', 0},
 		{},
 	}
+}
+
+// FuzzGlance writes journals whose oldest line (one ParseJournal does not
+// decode) holds arbitrary strings where people's and agents' text goes,
+// and checks that the look at its bytes finds what decoding it finds.
+func FuzzGlance(f *testing.F) {
+	f.Add("t1", "session", "label", "src/a.go", "turn_start", 3, false)
+	f.Add(`t"2`, `"n":5,"turn":"t9"`, `\"reused\":true`, "\x00\u2028", "tool", 0, true)
+	f.Fuzz(func(t *testing.T, turn, session, label, path, reason string, n int, reused bool) {
+		first := &Record{ID: "k" + strconv.Itoa(n), N: n, Turn: turn, Session: session, Label: label,
+			Paths: []string{path}, Reason: reason, Reused: reused, Skipped: []Skip{{Path: path, Reason: label}},
+			Submodules: []Submodule{{Path: session, Commit: turn}}}
+		events := []Event{{Type: EventCheckpoint, Checkpoint: first},
+			{Type: EventRewindStarted, Rewind: &Rewind{Target: label, Error: session}},
+			{Type: EventPruned, Pruned: []string{label, turn}}}
+		for i := 0; i < decodedTail; i++ {
+			events = append(events, Event{Type: EventCheckpoint, Checkpoint: &Record{ID: "k", N: i, Skipped: []Skip{}}})
+		}
+		data, _, err := encodeJournal(events)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameAsDecoded(t, ParseJournal(data), decodeAll(data))
+	})
 }

@@ -18,7 +18,7 @@ var now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // journalOf builds a journal of checkpoints k1..kN with the given reasons
 // and ages, every one with its ref.
 func journalOf(specs ...string) (*Journal, map[int]string) {
-	j := &Journal{}
+	var events []Event
 	refs := map[int]string{}
 	for i, spec := range specs {
 		reason, age, _ := strings.Cut(spec, "@")
@@ -28,10 +28,10 @@ func journalOf(specs ...string) (*Journal, map[int]string) {
 		}
 		n := i + 1
 		r := &Record{ID: "k" + strconv.Itoa(n), N: n, Commit: "c" + strconv.Itoa(n), Reason: reason, At: now.Add(-d)}
-		j.Events = append(j.Events, Event{Type: EventCheckpoint, Checkpoint: r})
+		events = append(events, Event{Type: EventCheckpoint, Checkpoint: r})
 		refs[n] = r.Commit
 	}
-	return j, refs
+	return NewJournal(events...), refs
 }
 
 func idsOf(recs []*Record) string {
@@ -72,14 +72,14 @@ func TestSelect(t *testing.T) {
 
 func TestSelectKeepsInterruptedSafetyAndForgetsGoneRefs(t *testing.T) {
 	j, refs := journalOf("manual@900h", "pre_rewind@900h", "manual@900h", "manual@900h", "manual@1h")
-	j.Events = append(j.Events, Event{Type: EventRewindStarted, Rewind: &Rewind{Target: "k1", Safety: "k2"}})
+	j = NewJournal(append(j.All(), Event{Type: EventRewindStarted, Rewind: &Rewind{Target: "k1", Safety: "k2"}})...)
 	delete(refs, 3)       // deleted by hand: forgotten
 	refs[4] = "elsewhere" // moved: left for doctor
 	doomed, forgotten, kept := Select(j, refs, Retention{}, now)
 	if idsOf(doomed) != "k1" || idsOf(forgotten) != "k3" || kept != 2 {
 		t.Fatalf("doomed %q forgotten %q kept %d", idsOf(doomed), idsOf(forgotten), kept)
 	}
-	j.Events = append(j.Events, Event{Type: EventPruned, Pruned: []string{"k3"}})
+	j = NewJournal(append(j.All(), Event{Type: EventPruned, Pruned: []string{"k3"}})...)
 	if _, forgotten, _ = Select(j, refs, Retention{}, now); len(forgotten) != 0 {
 		t.Fatalf("a forgotten checkpoint is forgotten again: %q", idsOf(forgotten))
 	}
@@ -158,7 +158,7 @@ func TestPruneIsOneCompareAndSwapTransaction(t *testing.T) {
 	}
 	reread, _ := s.Journal()
 	if len(reread.Problems) > 0 || !reread.Pruned("k1") || !reread.Pruned("k3") || reread.Pruned("k4") {
-		t.Fatalf("the journal after the prune: %v %+v", reread.Problems, reread.Events[len(reread.Events)-1])
+		t.Fatalf("the journal after the prune: %v %+v", reread.Problems, reread.All()[reread.Len()-1])
 	}
 }
 

@@ -23,10 +23,7 @@ func NeedsRepair(j *Journal, refs map[int]string) bool {
 
 // unrecorded lists the checkpoint numbers that have a ref and no record.
 func unrecorded(j *Journal, refs map[int]string) []int {
-	known := map[int]bool{}
-	for _, r := range j.Checkpoints() {
-		known[r.N] = true
-	}
+	known := j.Numbers()
 	var out []int
 	for n := range refs {
 		if !known[n] {
@@ -50,7 +47,7 @@ func (s *Store) Repair(ctx context.Context, j *Journal, refs map[int]string) ([]
 			return nil, err
 		}
 		did = append(did, fmt.Sprintf("the journal was damaged: %s; rebuilt it from what was readable and the checkpoint refs; the damaged file is kept as %s",
-			j.Events[0].Rebuilt.Problems[0], aside))
+			j.event(0).Rebuilt.Problems[0], aside))
 	case j.Missing && len(refs) > 0:
 		if err := s.Append(j, Event{Type: EventRebuilt, Rebuilt: &Rebuilt{Problems: []string{"the journal was missing"}}}); err != nil {
 			return nil, err
@@ -88,7 +85,7 @@ func (s *Store) Rebuild(j *Journal) (aside string, err error) {
 		return "", fault.Wrap(err, "failed.io", "cannot keep the damaged journal aside")
 	}
 	data, fresh, err := encodeJournal(append([]Event{{Type: EventRebuilt, At: s.Now().UTC(),
-		Rebuilt: &Rebuilt{Aside: aside, Problems: j.Problems}}}, j.Events...))
+		Rebuilt: &Rebuilt{Aside: aside, Problems: j.Problems}}}, j.All()...))
 	if err != nil {
 		return "", err
 	}
@@ -119,9 +116,7 @@ func encodeJournal(events []Event) ([]byte, *Journal, error) {
 		}
 		buf.Write(line)
 		buf.WriteByte('\n')
-		j.Events = append(j.Events, ev)
-		j.last = lineHash(line)
-		j.hashes = append(j.hashes, j.last)
+		j.add(line, ev)
 	}
 	return buf.Bytes(), j, nil
 }

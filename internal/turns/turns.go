@@ -28,10 +28,8 @@ func Number(id string) int {
 // are never reused, so that t<n> keeps naming one turn.
 func Next(j *store.Journal) string {
 	n := 0
-	for _, ev := range j.Events {
-		if c := ev.Checkpoint; c != nil {
-			n = max(n, Number(c.Turn))
-		}
+	for _, t := range j.Turns() {
+		n = max(n, Number(t))
 	}
 	return "t" + strconv.Itoa(n+1)
 }
@@ -44,13 +42,7 @@ func Current(j *store.Journal, session string) string {
 	if session == "" {
 		return ""
 	}
-	for i := len(j.Events) - 1; i >= 0; i-- {
-		c := j.Events[i].Checkpoint
-		if c != nil && c.Session == session && c.Turn != "" {
-			return c.Turn
-		}
-	}
-	return ""
+	return j.TurnOf(session)
 }
 
 // IsStart reports whether a checkpoint was taken at the start of a turn (a
@@ -64,8 +56,9 @@ func IsStart(r *store.Record) bool {
 func LatestStarts(j *store.Journal) []*store.Record {
 	var out []*store.Record
 	seen := map[string]bool{}
-	for i := len(j.Events) - 1; i >= 0; i-- {
-		c := j.Events[i].Checkpoint
+	events := j.All()
+	for i := len(events) - 1; i >= 0; i-- {
+		c := events[i].Checkpoint
 		if c == nil || !IsStart(c) || seen[c.ID] {
 			continue
 		}

@@ -19,11 +19,11 @@ type rec struct {
 // repeated id is a reuse record; reason "partial" is a partial tool
 // capture.
 func journal(recs ...rec) *store.Journal {
-	j := &store.Journal{}
+	var events []store.Event
 	seen := map[string]bool{}
 	for _, r := range recs {
 		if r.reason == "pruned" {
-			j.Events = append(j.Events, store.Event{Type: store.EventPruned, Pruned: []string{r.id}})
+			events = append(events, store.Event{Type: store.EventPruned, Pruned: []string{r.id}})
 			continue
 		}
 		n, _ := strconv.Atoi(r.id[1:])
@@ -31,13 +31,13 @@ func journal(recs ...rec) *store.Journal {
 		if partial {
 			reason = store.ReasonTool
 		}
-		j.Events = append(j.Events, store.Event{Type: store.EventCheckpoint, Checkpoint: &store.Record{
+		events = append(events, store.Event{Type: store.EventCheckpoint, Checkpoint: &store.Record{
 			ID: r.id, N: n, Tree: "T" + r.id[1:], Reason: reason, Turn: r.turn, Session: r.session,
 			Paths: r.paths, Reused: seen[r.id], Partial: partial,
 		}})
 		seen[r.id] = true
 	}
-	return j
+	return store.NewJournal(events...)
 }
 
 // kinds prints each window as "FROM>TO:kind".

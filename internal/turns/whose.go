@@ -52,7 +52,7 @@ type span struct{ first, last int }
 func windows(j *store.Journal, target *store.Record, current string) []window {
 	var recs []*store.Record
 	pruned := map[string]bool{}
-	for _, ev := range j.Events {
+	for _, ev := range j.All() {
 		if ev.Checkpoint != nil {
 			recs = append(recs, ev.Checkpoint)
 		}
@@ -147,7 +147,7 @@ func between(recs []*store.Record, spans map[string]*span, firstTurn, x, y, f in
 
 // hasTurns reports whether any checkpoint belongs to a turn.
 func hasTurns(j *store.Journal) bool {
-	for _, ev := range j.Events {
+	for _, ev := range j.All() {
 		if c := ev.Checkpoint; c != nil && c.Turn != "" {
 			return true
 		}

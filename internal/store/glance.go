@@ -1,0 +1,137 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// The cheap look at a journal line relies on the shape json.Marshal gives
+// an Event: "type" is its first key and "prev" its last, and a checkpoint
+// record has exactly one "n", "turn", "session" and "reused" key (no other
+// type an Event holds has keys of those names). Inside a JSON string every
+// quote is escaped, so a quoted key followed by a colon is always a key.
+// A line of another shape is decoded instead.
+
+// prevOf returns the prev field that ends an Event line: "" or 16 hex
+// digits.
+func prevOf(raw []byte) (string, bool) {
+	const key = `"prev":"`
+	if !bytes.HasSuffix(raw, []byte(`"}`)) {
+		return "", false
+	}
+	i := bytes.LastIndex(raw, []byte(key))
+	if i < 0 || i+len(key) > len(raw)-2 {
+		return "", false
+	}
+	v := raw[i+len(key) : len(raw)-2]
+	if len(v) != 0 && len(v) != 16 {
+		return "", false
+	}
+	for _, c := range v {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return "", false
+		}
+	}
+	return string(v), true
+}
+
+// glance notes the line's type and, for a checkpoint, its number, turn,
+// session and reuse, from its bytes; a line it cannot read that way is
+// decoded. It reports false when the line does not decode either.
+func (l *line) glance() bool {
+	typ, ok := stringAt(l.raw, `{"type":"`, true)
+	if ok && typ != "" && typ != EventCheckpoint {
+		l.typ = typ
+		return true
+	}
+	if c := bytes.Index(l.raw, []byte(`"checkpoint":{`)); ok && typ == EventCheckpoint && c > 0 {
+		rec := l.raw[c:]
+		n, ok1 := intAfter(rec, `"n":`)
+		turn, ok2 := stringAt(rec, `"turn":"`, false)
+		session, ok3 := stringAt(rec, `"session":"`, false)
+		reused, ok4 := boolAfter(rec, `"reused":`)
+		if ok1 && ok2 && ok3 && ok4 {
+			l.typ, l.n, l.turn, l.session, l.reused = typ, n, turn, session, reused
+			return true
+		}
+	}
+	ev, err := l.decode()
+	return err == nil && ev.Type != "" && (ev.Type != EventCheckpoint || ev.Checkpoint != nil)
+}
+
+// decode decodes the line once, and notes what glance would.
+func (l *line) decode() (*Event, error) {
+	if l.ev != nil {
+		return l.ev, nil
+	}
+	var ev Event
+	if err := json.Unmarshal(l.raw, &ev); err != nil {
+		return nil, err
+	}
+	l.ev = &ev
+	l.note()
+	return l.ev, nil
+}
+
+// note sets what glance finds from the decoded event.
+func (l *line) note() {
+	l.typ = l.ev.Type
+	if c := l.ev.Checkpoint; c != nil {
+		l.n, l.turn, l.session, l.reused = c.N, c.Turn, c.Session, c.Reused
+	}
+}
+
+// stringAt returns the string value after key (which ends with the opening
+// quote), at the start of raw when first is set, else anywhere; a value
+// with an escape is refused.
+func stringAt(raw []byte, key string, first bool) (string, bool) {
+	i := 0
+	if first {
+		if !bytes.HasPrefix(raw, []byte(key)) {
+			return "", false
+		}
+	} else if i = bytes.Index(raw, []byte(key)); i < 0 {
+		return "", false
+	}
+	rest := raw[i+len(key):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return "", false
+	}
+	return string(rest[:end]), true
+}
+
+// intAfter returns the number after key.
+func intAfter(raw []byte, key string) (int, bool) {
+	i := bytes.Index(raw, []byte(key))
+	if i < 0 {
+		return 0, false
+	}
+	rest := raw[i+len(key):]
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	if end == 0 || end > 9 || (end < len(rest) && rest[end] != ',' && rest[end] != '}') {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(rest[:end]))
+	return n, err == nil
+}
+
+// boolAfter returns the boolean after key.
+func boolAfter(raw []byte, key string) (bool, bool) {
+	i := bytes.Index(raw, []byte(key))
+	if i < 0 {
+		return false, false
+	}
+	rest := raw[i+len(key):]
+	switch {
+	case bytes.HasPrefix(rest, []byte("true")):
+		return true, true
+	case bytes.HasPrefix(rest, []byte("false")):
+		return false, true
+	}
+	return false, false
+}
