@@ -45,6 +45,11 @@ func resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 			r = found[0]
 		}
 	}
+	if r == nil && j.Pruned(id) {
+		return nil, fault.New("not_found.checkpoint", "checkpoint %s was pruned", id).
+			WithHint("retention (checkpoint.keep, keepFor, keepSafety) removed it; list the others with 'git checkpoint list'").
+			WithData(map[string]string{"id": id})
+	}
 	if r == nil {
 		return nil, fault.New("not_found.checkpoint", "no checkpoint %s", quote(id)).
 			WithHint("ids are k<n>, t<n>, @ or a checkpoint commit; list them with 'git checkpoint list'").

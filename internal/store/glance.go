@@ -41,7 +41,7 @@ func prevOf(raw []byte) (string, bool) {
 // decoded. It reports false when the line does not decode either.
 func (l *line) glance() bool {
 	typ, ok := stringAt(l.raw, `{"type":"`, true)
-	if ok && typ != "" && typ != EventCheckpoint {
+	if ok && typ != "" && typ != EventCheckpoint && typ != EventCompacted {
 		l.typ = typ
 		return true
 	}
@@ -79,6 +79,9 @@ func (l *line) note() {
 	l.typ = l.ev.Type
 	if c := l.ev.Checkpoint; c != nil {
 		l.n, l.turn, l.session, l.reused = c.N, c.Turn, c.Session, c.Reused
+	}
+	if c := l.ev.Compacted; c != nil && l.typ == EventCompacted {
+		l.n, l.turn = c.MaxN, c.MaxTurn
 	}
 }
 

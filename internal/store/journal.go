@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -21,19 +22,21 @@ const (
 	EventRewindEnded   = "rewind_ended"
 	EventPruned        = "pruned"
 	EventRebuilt       = "rebuilt"
+	EventCompacted     = "compacted"
 )
 
 // Event is one line of journal.jsonl. Prev chains each line to the one
 // before it (the first 16 hex digits of its SHA-256), so an edited, dropped
 // or truncated line is detected rather than silently believed.
 type Event struct {
-	Type       string    `json:"type"`
-	At         time.Time `json:"at"`
-	Checkpoint *Record   `json:"checkpoint,omitempty"`
-	Rewind     *Rewind   `json:"rewind,omitempty"`
-	Pruned     []string  `json:"pruned,omitempty"`
-	Rebuilt    *Rebuilt  `json:"rebuilt,omitempty"`
-	Prev       string    `json:"prev"`
+	Type       string     `json:"type"`
+	At         time.Time  `json:"at"`
+	Checkpoint *Record    `json:"checkpoint,omitempty"`
+	Rewind     *Rewind    `json:"rewind,omitempty"`
+	Pruned     []string   `json:"pruned,omitempty"`
+	Rebuilt    *Rebuilt   `json:"rebuilt,omitempty"`
+	Compacted  *Compacted `json:"compacted,omitempty"`
+	Prev       string     `json:"prev"` // last: see glance.go
 }
 
 // Rebuilt is the first event of a journal that was rebuilt: why, and where
@@ -268,7 +271,7 @@ func (j *Journal) Latest() *Record {
 func (j *Journal) MaxN() int {
 	n := 0
 	for _, l := range j.lines {
-		if l.typ == EventCheckpoint && !l.reused {
+		if l.typ == EventCheckpoint && !l.reused || l.typ == EventCompacted {
 			n = max(n, l.n)
 		}
 	}
@@ -287,11 +290,12 @@ func (j *Journal) Numbers() map[int]bool {
 }
 
 // Turns returns the turn of every checkpoint record that has one (reuse
-// records too), oldest first.
+// records too), oldest first; a compaction stands for the highest turn of
+// the records it dropped.
 func (j *Journal) Turns() []string {
 	var out []string
 	for _, l := range j.lines {
-		if l.typ == EventCheckpoint && l.turn != "" {
+		if (l.typ == EventCheckpoint || l.typ == EventCompacted) && l.turn != "" {
 			out = append(out, l.turn)
 		}
 	}
@@ -324,7 +328,7 @@ func (j *Journal) ByID(id string) *Record {
 // Pruned reports whether the checkpoint with id was pruned.
 func (j *Journal) Pruned(id string) bool {
 	for i, l := range j.lines {
-		if l.typ == EventPruned && slices.Contains(j.event(i).Pruned, id) {
+		if (l.typ == EventPruned || l.typ == EventCompacted) && slices.Contains(j.event(i).Pruned, id) {
 			return true
 		}
 	}
@@ -378,12 +382,26 @@ func (j *Journal) checkHead(head string) {
 	if _, err := fmt.Sscanf(head, "%d %s", &n, &hash); err != nil || n <= 0 {
 		return
 	}
+	if j.replaced(head) {
+		return
+	}
 	switch {
 	case n > len(j.hashes):
 		j.Problems = append(j.Problems, fmt.Sprintf("the journal ends at line %d but was written up to line %d (truncated)", len(j.hashes), n))
 	case j.hashes[n-1] != hash:
 		j.Problems = append(j.Problems, fmt.Sprintf("line %d is not the line written there (edited)", n))
 	}
+}
+
+// replaced reports whether head is the head of the journal a compaction
+// replaced: the compacted journal is renamed into place before its head is
+// written, and a crash between the two leaves the old head behind.
+func (j *Journal) replaced(head string) bool {
+	if len(j.lines) == 0 || j.lines[0].typ != EventCompacted {
+		return false
+	}
+	c := j.event(0).Compacted
+	return c != nil && c.Replaced != "" && c.Replaced == strings.TrimSpace(head)
 }
 
 // appendJournal writes ev as one line, chained to the last, and fsyncs it

@@ -138,6 +138,7 @@ func journalSeeds(f *testing.F) [][]byte {
 	s := &Store{Dir: dir, Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }}
 	j := &Journal{}
 	for _, ev := range []Event{
+		{Type: EventCompacted, Pruned: []string{"k0"}, Compacted: &Compacted{Lines: 2, MaxN: 9, MaxTurn: "t4", Replaced: "2 0123456789abcdef"}},
 		{Type: EventCheckpoint, Checkpoint: &Record{ID: "k1", N: 1, Commit: "c1", Tree: "t1", Reason: ReasonManual, Skipped: []Skip{}}},
 		{Type: EventCheckpoint, Checkpoint: &Record{ID: "k2", N: 2, Commit: "c2", Tree: "t2", Reason: "turn_end", Turn: "t1",
 			Skipped: []Skip{{Path: "big\nfile", Bytes: 1 << 30, Reason: SkipTooBig}}}},
@@ -180,7 +181,8 @@ func FuzzGlance(f *testing.F) {
 		first := &Record{ID: "k" + strconv.Itoa(n), N: n, Turn: turn, Session: session, Label: label,
 			Paths: []string{path}, Reason: reason, Reused: reused, Skipped: []Skip{{Path: path, Reason: label}},
 			Submodules: []Submodule{{Path: session, Commit: turn}}}
-		events := []Event{{Type: EventCheckpoint, Checkpoint: first},
+		events := []Event{{Type: EventCompacted, Pruned: []string{label}, Compacted: &Compacted{MaxN: n, MaxTurn: turn, Replaced: session}},
+			{Type: EventCheckpoint, Checkpoint: first},
 			{Type: EventRewindStarted, Rewind: &Rewind{Target: label, Error: session}},
 			{Type: EventPruned, Pruned: []string{label, turn}}}
 		for i := 0; i < decodedTail; i++ {

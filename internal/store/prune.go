@@ -74,9 +74,10 @@ func Select(j *Journal, refs map[int]string, r Retention, now time.Time) (doomed
 // Prune applies retention now. Refs are deleted in one `update-ref --stdin`
 // transaction, each with its expected old value, so a ref that moved in
 // the meantime fails the whole transaction instead of being lost; then a
-// pruned event names them. gc is never run: the objects go when the
-// repository's own gc gets to them. With dry, nothing changes. The caller
-// holds the lock.
+// pruned event names them, and the journal is compacted (Compact), so
+// that it holds what retention keeps and does not grow with every hook
+// call forever. gc is never run: the objects go when the repository's own
+// gc gets to them. With dry, nothing changes. The caller holds the lock.
 func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Retention, dry bool) (*PruneResult, error) {
 	doomed, forgotten, kept := Select(j, refs, r, s.Now())
 	res := &PruneResult{Pruned: doomed, Forgotten: forgotten, Kept: kept}
@@ -98,6 +99,9 @@ func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Re
 	}
 	if err := s.Append(j, Event{Type: EventPruned, Pruned: ids}); err != nil {
 		return nil, err
+	}
+	if _, err := s.Compact(j); err != nil {
+		return nil, fault.Wrap(err, "failed.io", "pruned %d checkpoints, but could not compact the journal (it is whole as it is)", len(ids))
 	}
 	return res, nil
 }

@@ -6,23 +6,12 @@ package turns
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // Number returns n for a turn id "t<n>", or 0.
-func Number(id string) int {
-	s, ok := strings.CutPrefix(id, "t")
-	if !ok {
-		return 0
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
-}
+func Number(id string) int { return store.TurnNumber(id) }
 
 // Next returns the id the next turn of this working tree gets. Turn numbers
 // are never reused, so that t<n> keeps naming one turn.

@@ -1,0 +1,107 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+)
+
+// Compacted is the first event of a compacted journal. It stands for the
+// lines the compaction dropped: the highest checkpoint number and turn
+// they held (numbers are never reused), the ids that were pruned (in
+// Event.Pruned, so that a pruned id is still told from one that never
+// was), and the head of the journal it replaced.
+type Compacted struct {
+	Lines    int    `json:"lines"`              // lines dropped
+	MaxN     int    `json:"max_n"`              // highest checkpoint number so far
+	MaxTurn  string `json:"max_turn,omitempty"` // highest turn id so far
+	Replaced string `json:"replaced"`           // "N HASH", the old journal's head
+}
+
+// Compact rewrites the journal without the lines retention made dead
+// weight: the records (and reuse records) of pruned checkpoints and the
+// pruned events, which a compacted event at the top stands for. Every
+// other event is kept, in order, chained anew. Nothing happens when there
+// is nothing to drop. The journal is written beside the old one, synced,
+// and renamed into place, then its head is written; a crash between the
+// two leaves the old head, which the compacted event names (see
+// Journal.replaced). The caller holds the lock.
+func (s *Store) Compact(j *Journal) (dropped int, err error) {
+	if len(j.Problems) > 0 {
+		return 0, nil // a damaged journal is rebuilt first, by the next append
+	}
+	pruned := map[string]bool{}
+	var ids []string
+	top := &Compacted{MaxN: j.MaxN()}
+	for i, l := range j.lines {
+		switch l.typ {
+		case EventPruned, EventCompacted:
+			for _, id := range j.event(i).Pruned {
+				if !pruned[id] {
+					pruned[id] = true
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
+	for _, t := range j.Turns() {
+		if TurnNumber(t) > TurnNumber(top.MaxTurn) {
+			top.MaxTurn = t
+		}
+	}
+	var kept []Event
+	for i, l := range j.lines {
+		ev := j.event(i)
+		switch {
+		case l.typ == EventCompacted:
+			continue // merged into the new one
+		case l.typ == EventPruned, l.typ == EventCheckpoint && ev.Checkpoint != nil && pruned[ev.Checkpoint.ID]:
+			dropped++
+			continue
+		}
+		kept = append(kept, *ev)
+	}
+	if dropped == 0 {
+		return 0, nil
+	}
+	top.Lines = dropped
+	if len(j.hashes) > 0 {
+		top.Replaced = fmt.Sprintf("%d %s", len(j.hashes), j.last)
+	}
+	events := append([]Event{{Type: EventCompacted, At: s.Now().UTC(), Compacted: top, Pruned: ids}}, kept...)
+	data, fresh, err := encodeJournal(events)
+	if err != nil {
+		return 0, err
+	}
+	path := s.Path("journal.jsonl")
+	tmp := path + ".tmp"
+	if err := writeSynced(tmp, data); err != nil {
+		os.Remove(tmp)
+		return 0, fault.Wrap(err, "failed.io", "cannot write the compacted journal")
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return 0, fault.Wrap(err, "failed.io", "cannot replace the journal by its compacted copy")
+	}
+	if err := writeHead(path, fresh); err != nil {
+		return 0, fault.Wrap(err, "failed.io", "cannot write the journal's head")
+	}
+	*j = *fresh
+	return dropped, nil
+}
+
+// TurnNumber returns n for a turn id "t<n>", or 0.
+func TurnNumber(id string) int {
+	s, ok := strings.CutPrefix(id, "t")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
