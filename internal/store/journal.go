@@ -110,15 +110,15 @@ func NewJournal(events ...Event) *Journal {
 // a full decoding would reject. Otherwise every line is decoded, and
 // Problems says what is wrong, line by line.
 func ParseJournal(data []byte) *Journal {
-	if j := glance(data); j != nil {
+	if j := glanceAll(data); j != nil {
 		return j
 	}
 	return decodeAll(data)
 }
 
-// glance reads a whole journal without decoding its older lines, or
+// glanceAll reads a whole journal without decoding its older lines, or
 // returns nil when it is not whole.
-func glance(data []byte) *Journal {
+func glanceAll(data []byte) *Journal {
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		return nil // cut short
 	}
