@@ -171,9 +171,11 @@ func journalSeeds(f *testing.F) [][]byte {
 	}
 }
 
-// FuzzGlance writes journals whose oldest line (one ParseJournal does not
-// decode) holds arbitrary strings where people's and agents' text goes,
-// and checks that the look at its bytes finds what decoding it finds.
+// FuzzGlance writes journal lines holding arbitrary strings where
+// people's and agents' text goes, and checks that the look at their bytes
+// (what ParseJournal reads of the lines it does not decode) finds what
+// decoding them finds: the type, the checkpoint's number, turn, session
+// and reuse, and the prev field.
 func FuzzGlance(f *testing.F) {
 	f.Add("t1", "session", "label", "src/a.go", "turn_start", 3, false)
 	f.Add(`t"2`, `"n":5,"turn":"t9"`, `\"reused\":true`, "\x00\u2028", "tool", 0, true)
@@ -185,12 +187,22 @@ func FuzzGlance(f *testing.F) {
 			{Type: EventCheckpoint, Checkpoint: first},
 			{Type: EventRewindStarted, Rewind: &Rewind{Target: label, Error: session}},
 			{Type: EventPruned, Pruned: []string{label, turn}}}
-		for i := 0; i < decodedTail; i++ {
-			events = append(events, Event{Type: EventCheckpoint, Checkpoint: &Record{ID: "k", N: i, Skipped: []Skip{}}})
-		}
 		data, _, err := encodeJournal(events)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for i, raw := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+			looked, want := &line{raw: raw}, &line{raw: raw}
+			if _, err := want.decode(); err != nil || !looked.glance() {
+				t.Fatalf("line %d does not decode (%v): %s", i+1, err, raw)
+			}
+			if looked.typ != want.typ || looked.n != want.n || looked.turn != want.turn ||
+				looked.session != want.session || looked.reused != want.reused {
+				t.Fatalf("line %d: looked %+v, decoded %+v", i+1, *looked, *want)
+			}
+			if prev, ok := prevOf(raw); !ok || prev != want.ev.Prev {
+				t.Fatalf("line %d: prev %q %v, decoded %q", i+1, prev, ok, want.ev.Prev)
+			}
 		}
 		sameAsDecoded(t, ParseJournal(data), decodeAll(data))
 	})
