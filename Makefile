@@ -15,9 +15,12 @@ build:
 	@mkdir -p bin
 	$(GO) build -o bin/ ./cmd/git-checkpoint ./cmd/git-rewind
 
-# The whole test suite: vet, formatting, unit tests and every transcript.
+# The whole test suite: vet, formatting, unit tests and every transcript,
+# then the race detector over the packages that run git from several
+# goroutines at once (discovery beside configuration, the scan's halves).
 test: lint
 	$(GO) test ./...
+	$(GO) test -race ./internal/capture ./internal/git ./internal/store
 
 # Every fuzz target of every package, FUZZTIME each (go test alone runs
 # only their seed corpora, in testdata/fuzz).

@@ -207,7 +207,7 @@ func TestOnlyOutsideTheTree(t *testing.T) {
 	c, j := testRepo(t, map[string]string{"a.txt": "a\n"})
 	write(t, filepath.Join(c.Repo.Top, "unnamed.txt"), "u\n")
 	var trace strings.Builder
-	c.Git.Trace = &trace
+	c.Git.Trace = &git.LockedWriter{W: &trace}
 	rec, err := c.Capture(context.Background(), j, Options{Reason: "tool", Only: []string{filepath.Join(t.TempDir(), "x")}})
 	if err != nil {
 		t.Fatal(err)

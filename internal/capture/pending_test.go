@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -180,7 +181,7 @@ func TestDeferredCleanScanRunsOnlyStatus(t *testing.T) {
 				t.Fatalf("pending %v, want a/a.txt", st.Pending)
 			}
 			var trace strings.Builder
-			c.Git.Trace = &trace
+			c.Git.Trace = &git.LockedWriter{W: &trace}
 			again, err := c.Snapshot(ctx, j)
 			c.Git.Trace = nil
 			if err != nil {

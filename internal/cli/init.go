@@ -36,7 +36,7 @@ func (c *initCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	r := &git.Runner{Dir: abs, Env: git.CleanEnv(sys.Environ())}
 	if sys.Getenv("GIT_CHECKPOINT_TRACE") != "" {
-		r.Trace = sys.Stderr
+		r.Trace = &git.LockedWriter{W: sys.Stderr}
 	}
 	out := newPrinter(sys, g)
 	if repo, err := git.Discover(ctx, r); err == nil {

@@ -3,10 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
 	"github.com/git-checkpoint/git-checkpoint/internal/config"
@@ -42,7 +40,7 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	}
 	r := &git.Runner{Dir: abs, Env: git.CleanEnv(sys.Environ())}
 	if sys.Getenv("GIT_CHECKPOINT_TRACE") != "" {
-		r.Trace = &lockedWriter{w: sys.Stderr}
+		r.Trace = &git.LockedWriter{W: sys.Stderr}
 	}
 	// The configuration is read while the repository is discovered: run
 	// from the same directory with the same environment, git finds the
@@ -87,19 +85,6 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 		cap: &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg},
 		out: newPrinter(sys, g),
 	}, nil
-}
-
-// lockedWriter serializes the trace lines of git processes started at the
-// same time.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 // lockedJournal takes the store lock and reads the journal under it, as

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -49,7 +50,10 @@ type Runner struct {
 	Dir string
 	// Env is the environment every call starts from; see CleanEnv.
 	Env []string
-	// Trace, when set, receives one line per git invocation.
+	// Trace, when set, receives one line per git invocation. Several
+	// goroutines start git at once (discovery beside configuration, the
+	// two halves of a scan), so it must be safe for concurrent use: see
+	// LockedWriter.
 	Trace io.Writer
 	// Fsmonitor lets the user's core.fsmonitor apply (checkpoint.fsmonitor).
 	Fsmonitor bool
@@ -241,4 +245,17 @@ func ExitCode(err error) int {
 		return exit.ExitCode()
 	}
 	return -1
+}
+
+// LockedWriter serializes the trace lines of git processes started at the
+// same time, for a Runner's Trace.
+type LockedWriter struct {
+	mu sync.Mutex
+	W  io.Writer
+}
+
+func (l *LockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.W.Write(p)
 }
