@@ -24,6 +24,11 @@ type Capturer struct {
 	Store *store.Store
 	Git   *git.Runner
 	Cfg   config.Config
+	// Fail, when set, is the test-only failure injector of the command
+	// (GIT_CHECKPOINT_FAILPOINT): a capture calls it with "indexed" once
+	// the private index holds a scan's changes, before their tree is
+	// written and the state saved.
+	Fail func(step string) error
 }
 
 // Snapshot is the state of the working tree as a git tree, before it is
@@ -101,8 +106,13 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		}
 	}
 	if snap.Tree == "" {
-		if err := c.update(ctx, sel); err != nil {
+		if err := c.update(ctx, st, sel); err != nil {
 			return nil, err
+		}
+		if c.Fail != nil {
+			if err := c.Fail("indexed"); err != nil {
+				return nil, err
+			}
 		}
 		if snap.Tree, err = c.writeTree(ctx); err != nil {
 			return nil, err
@@ -147,8 +157,12 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	return snap, nil
 }
 
-// update brings a scan's selection into the private index.
-func (c *Capturer) update(ctx context.Context, sel *selection) error {
+// update brings a scan's selection into the private index. The state is
+// first saved as not knowing the private index's tree (see forget).
+func (c *Capturer) update(ctx context.Context, st *indexState, sel *selection) error {
+	if err := c.forget(st); err != nil {
+		return err
+	}
 	if len(sel.removals) > 0 {
 		// --force-remove: see selection.removals. Rare, so the usual
 		// capture stays one update-index.

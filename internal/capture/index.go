@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
@@ -67,6 +68,26 @@ func (c *Capturer) loadState() *indexState {
 		}
 	}
 	return st
+}
+
+// forget saves the state as not knowing the private index's tree, before
+// the private index is changed. st.Tree is what lets a scan that finds
+// nothing new skip write-tree, and what pending paths are laid on: a run
+// killed after changing the private index and before saving the new tree
+// would otherwise leave the old tree beside a private index that no longer
+// reports the changes it took in, and the next capture would claim the old
+// tree. With no tree, the next capture writes it from the private index.
+// st itself keeps its values, for the run that goes on.
+func (c *Capturer) forget(st *indexState) error {
+	if st.Tree == "" && st.Result == "" && len(st.Pending) == 0 {
+		return nil
+	}
+	blank := *st
+	blank.Tree, blank.Result, blank.Pending = "", "", nil
+	if err := c.saveState(&blank); err != nil {
+		return fault.Wrap(err, "failed.io", "cannot save the private index state")
+	}
+	return nil
 }
 
 func (c *Capturer) saveState(st *indexState) error {
@@ -127,6 +148,9 @@ func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded
 	if _, serr := os.Stat(priv); !force && serr == nil && st.Entries != "" && fresh.Entries == st.Entries && fresh.Exclude == st.Exclude {
 		st.Real = fresh.Real
 		return false, nil
+	}
+	if err := c.forget(st); err != nil {
+		return false, err
 	}
 	if err := os.Rename(copied, priv); err != nil {
 		return false, err

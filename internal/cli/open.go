@@ -82,7 +82,7 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	st := store.New(repo, r, sys.Now)
 	return &session{
 		sys: sys, g: g, cwd: abs, git: r, repo: repo, cfg: cfg, store: st,
-		cap: &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg},
+		cap: &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg, Fail: failpoint(sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))},
 		out: newPrinter(sys, g),
 	}, nil
 }

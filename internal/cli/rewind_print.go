@@ -224,7 +224,8 @@ func mkdirAll(dir string) error {
 // index (--reset-head moved the branch, then the index), captured (the
 // result is checkpointed and verified) and ended (rewind_ended is
 // journaled). Putting a tree back after a failure goes through the same
-// file steps with an "undo-" prefix.
+// file steps with an "undo-" prefix. A capture has one step: indexed (the
+// private index holds the scan's changes; see capture.Capturer.Fail).
 func failpoint(spec string) func(string) error {
 	if spec == "" {
 		return nil
