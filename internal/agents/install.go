@@ -245,11 +245,11 @@ func uninstallSettings(path string, s settings) (File, error) {
 		}
 		emptied = emptied || (before && d.Get("hooks", event) == nil)
 	}
-	if h := d.Get("hooks"); emptied && h != nil && len(h.Members) == 0 {
+	if h := d.Get("hooks"); emptied && h != nil && d.Bare(h) {
 		if err := d.Remove(h); err != nil {
 			return File{}, err
 		}
-		if len(d.Root.Members) == 0 {
+		if d.Bare(d.Root) {
 			// Nothing but what install wrote: the file goes.
 			return removeFile(path)
 		}
@@ -320,7 +320,8 @@ func removeOurs(d *jsontext.Doc, event, agent string, onlyGroups bool) error {
 			}
 		}
 	}
-	if arr := d.Get("hooks", event); changed && arr != nil && len(arr.Elems) == 0 {
+	// An emptied list goes, unless a comment in it says a person wrote it.
+	if arr := d.Get("hooks", event); changed && arr != nil && d.Bare(arr) {
 		return d.Remove(arr)
 	}
 	return nil

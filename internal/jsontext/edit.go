@@ -33,8 +33,10 @@ func Open(src []byte) (*Doc, error) {
 		first := r.Members[0].KeyStart
 		if d.line(first) == d.line(r.Start) {
 			d.compact = true
-		} else if ind := d.indentAt(first); ind != "" {
-			d.unit = ind[len(d.indentAt(r.Start)):]
+		} else if unit, ok := strings.CutPrefix(d.indentAt(first), d.indentAt(r.Start)); ok && unit != "" {
+			// The members' indent past the object's own; an object
+			// indented more than its members keeps the default.
+			d.unit = unit
 		}
 	}
 	return d, nil
@@ -63,6 +65,14 @@ func (d *Doc) Get(path ...string) *Value {
 
 // Text returns the bytes of v.
 func (d *Doc) Text(v *Value) []byte { return d.Src[v.Start:v.End] }
+
+// Bare reports whether v is an empty object or array with nothing but
+// white space between its brackets: no comment a person wrote there, so
+// that removing it loses nothing of theirs.
+func (d *Doc) Bare(v *Value) bool {
+	return (v.Kind == Object || v.Kind == Array) && len(v.Members) == 0 && len(v.Elems) == 0 &&
+		len(bytes.TrimSpace(d.Src[v.Start+1:v.End-1])) == 0
+}
 
 // line returns the number of newlines before pos.
 func (d *Doc) line(pos int) int { return bytes.Count(d.Src[:pos], []byte("\n")) }
@@ -230,10 +240,12 @@ func (d *Doc) Remove(v *Value) error {
 	case len(spans) == 1:
 		// From the line break before it (or from itself) to the closing
 		// bracket: what insert wrote into an empty container. A comment
-		// before it stays.
+		// before it stays, with the line break that ends a line comment
+		// and any inside a block comment.
 		from := spans[0].start
-		if nl := bytes.LastIndexByte(d.Src[p.Start+1:from], '\n'); nl >= 0 {
-			from = p.Start + 1 + nl
+		kept := p.Start + 1 + afterComments(d.Src[p.Start+1:from])
+		if nl := bytes.LastIndexByte(d.Src[kept:from], '\n'); nl >= 0 {
+			from = kept + nl
 		}
 		return d.splice(from, p.End-1, "")
 	case i > 0:

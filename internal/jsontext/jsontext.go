@@ -109,6 +109,32 @@ func (p *parser) space() error {
 	return nil
 }
 
+// afterComments returns the offset just past the last comment in src, a
+// stretch of whitespace and comments as space skips them (a line comment
+// ends past its line break), or 0 when it holds none.
+func afterComments(src []byte) int {
+	end := 0
+	for i := 0; i+1 < len(src); i++ {
+		switch {
+		case src[i] == '/' && src[i+1] == '/':
+			nl := bytes.IndexByte(src[i:], '\n')
+			if nl < 0 {
+				return len(src)
+			}
+			i += nl
+			end = i + 1
+		case src[i] == '/' && src[i+1] == '*':
+			close := bytes.Index(src[i+2:], []byte("*/"))
+			if close < 0 {
+				return len(src)
+			}
+			i += close + 3
+			end = i + 1
+		}
+	}
+	return end
+}
+
 func (p *parser) value(depth int) (*Value, error) {
 	if depth > maxDepth {
 		return nil, p.errorf("nested too deeply")

@@ -3,8 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -41,8 +41,10 @@ func (s *Store) Lock(ctx context.Context, timeout time.Duration) (unlock func(),
 			WithHint("wait for it to finish, or raise checkpoint.lockTimeout (now " + timeout.String() + ")").
 			WithData(map[string]string{"holder": holder})
 	}
-	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0); err == nil {
-		f.WriteString(strconv.Itoa(os.Getpid()) + "\n")
+	// One write of a fixed width over the previous holder's pid: truncating
+	// first would let a waiter that times out in between read nothing.
+	if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+		f.WriteAt([]byte(fmt.Sprintf("%-19d\n", os.Getpid())), 0)
 		f.Close()
 	}
 	return func() { fl.Unlock() }, nil
