@@ -238,14 +238,17 @@ func (d *Doc) Remove(v *Value) error {
 	}
 	switch {
 	case len(spans) == 1:
-		// From the line break before it (or from itself) to the closing
-		// bracket: what insert wrote into an empty container. A comment
-		// before it stays, with the line break that ends a line comment
-		// and any inside a block comment.
+		// What insert wrote into an empty container: the element alone
+		// when it was written inline, right before the closing bracket;
+		// else from the line break before it to the closing bracket. A
+		// comment before it stays, with the line break that ends a line
+		// comment and any inside a block comment.
 		from := spans[0].start
-		kept := p.Start + 1 + afterComments(d.Src[p.Start+1:from])
-		if nl := bytes.LastIndexByte(d.Src[kept:from], '\n'); nl >= 0 {
-			from = kept + nl
+		if bytes.IndexByte(d.Src[spans[0].end:p.End-1], '\n') >= 0 {
+			kept := p.Start + 1 + afterComments(d.Src[p.Start+1:from])
+			if nl := bytes.LastIndexByte(d.Src[kept:from], '\n'); nl >= 0 {
+				from = kept + nl
+			}
 		}
 		return d.splice(from, p.End-1, "")
 	case i > 0:
