@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,10 +58,10 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		verb, forgot = "would prune", "would forget"
 	}
 	if len(doc.Pruned) > 0 {
-		s.out.Printf("%s %d %s: %s\n", verb, len(doc.Pruned), plural(len(doc.Pruned), "checkpoint", "checkpoints"), strings.Join(doc.Pruned, " "))
+		s.out.Printf("%s %d %s: %s\n", verb, len(doc.Pruned), plural(len(doc.Pruned), "checkpoint", "checkpoints"), runs(res.Pruned))
 	}
 	if len(doc.Forgotten) > 0 {
-		s.out.Printf("%s %s: %s\n", forgot, plural(len(doc.Forgotten), "a checkpoint whose ref was already deleted", "checkpoints whose refs were already deleted"), strings.Join(doc.Forgotten, " "))
+		s.out.Printf("%s %s: %s\n", forgot, plural(len(doc.Forgotten), "a checkpoint whose ref was already deleted", "checkpoints whose refs were already deleted"), runs(res.Forgotten))
 	}
 	if len(doc.Pruned)+len(doc.Forgotten) == 0 {
 		s.out.Printf("nothing to prune\n")
@@ -84,6 +85,33 @@ func ids(recs []*store.Record) []string {
 		out = append(out, r.ID)
 	}
 	return out
+}
+
+// runs lists checkpoint ids for people, in order, with every run of three
+// or more consecutive numbers as "kA..kB": a first prune after weeks of
+// hook calls can take thousands. --json lists every id.
+func runs(recs []*store.Record) string {
+	ns := make([]int, 0, len(recs))
+	for _, r := range recs {
+		ns = append(ns, r.N)
+	}
+	slices.Sort(ns)
+	var out []string
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			out = append(out, fmt.Sprintf("k%d..k%d", ns[i], ns[j]))
+		} else {
+			for k := i; k <= j; k++ {
+				out = append(out, fmt.Sprintf("k%d", ns[k]))
+			}
+		}
+		i = j + 1
+	}
+	return strings.Join(out, " ")
 }
 
 // days prints a retention period the way it is configured: "14d", "90m".
