@@ -118,18 +118,7 @@ func manifest(t *testing.T, root string) map[string]string {
 // sameTree fails the test unless two manifests are equal.
 func sameTree(t *testing.T, what string, want, got map[string]string) {
 	t.Helper()
-	var diffs []string
-	for p, w := range want {
-		if got[p] != w {
-			diffs = append(diffs, fmt.Sprintf("%s: want %q, got %q", p, w, got[p]))
-		}
-	}
-	for p, g := range got {
-		if _, ok := want[p]; !ok {
-			diffs = append(diffs, fmt.Sprintf("%s: unexpected %q", p, g))
-		}
-	}
-	if len(diffs) > 0 {
+	if diffs := scripttest.Diff(want, got); len(diffs) > 0 {
 		if len(diffs) > 10 {
 			diffs = append(diffs[:10], fmt.Sprintf("... and %d more", len(diffs)-10))
 		}

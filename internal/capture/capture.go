@@ -94,13 +94,13 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	if st.Result != "" {
 		prevTree = st.Result
 	}
-	deferred := false
+	deferred, attrs := false, touchesAttributes(entries)
 	switch {
 	case len(sel.updates) == 0 && len(sel.removals) == 0 && !seeded && st.Tree != "":
 		// Nothing differs from the private index (pending paths went back
 		// to its version): skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
-	case !seeded && mayDefer(st, sel):
+	case !seeded && !attrs && mayDefer(st, sel):
 		if deferred, err = c.deferUpdates(ctx, st, sel.updates, snap); err != nil {
 			return nil, err
 		}
@@ -118,7 +118,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 			return nil, err
 		}
 	}
-	if touchesAttributes(entries) {
+	if attrs {
 		st.Attrs = true
 	}
 	if !deferred && (len(sel.updates) > 0 || len(sel.removals) > 0 || len(st.Raw) > 0) && c.mayConvert(st) {

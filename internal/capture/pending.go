@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"syscall"
 	"time"
 
@@ -28,19 +27,16 @@ func (p pendingEntry) entry() (treeEntry, bool) {
 // mayDefer reports whether a scan's selection can be taken without
 // updating the private index: a few paths, none of which needs what only
 // update-index does (--force-remove of a path beyond a symlink or of a
-// file grown past the size limit, a new gitlink) or changes how other
-// paths are captured (an attributes file).
+// file grown past the size limit, a new gitlink). A scan that touched an
+// attributes file, which changes how other paths are captured, updates
+// the private index too (the caller checks; a changed .gitignore re-seeds
+// it before this is asked).
 func mayDefer(st *indexState, sel *selection) bool {
 	if st.Tree == "" || len(sel.updates) == 0 || len(sel.updates) > MaxOnly || len(sel.removals) > 0 {
 		return false
 	}
 	for _, commit := range sel.gitlinks {
 		if commit != "" {
-			return false
-		}
-	}
-	for _, p := range sel.updates {
-		if name := path.Base(p); name == ".gitattributes" || name == ".gitignore" {
 			return false
 		}
 	}

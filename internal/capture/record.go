@@ -96,17 +96,14 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 	}
 	// Extra parents keep trees the checkpoint needs reachable: the raw
 	// overlay, and the index before a --reset-head.
-	if snap.Raw != "" {
-		raw := &store.Record{ID: "raw", Tree: snap.Raw, Reason: "raw", Label: "files kept byte for byte"}
-		commit, err := c.commitTree(ctx, raw, nil)
-		if err != nil {
-			return nil, err
+	for _, extra := range []*store.Record{
+		{ID: "raw", Tree: snap.Raw, Reason: "raw", Label: "files kept byte for byte"},
+		{ID: "index", Tree: opts.Index, Reason: "index", Label: "the index before the rewind"},
+	} {
+		if extra.Tree == "" {
+			continue
 		}
-		parents = append(parents, commit)
-	}
-	if opts.Index != "" {
-		idx := &store.Record{ID: "index", Tree: opts.Index, Reason: "index", Label: "the index before the rewind"}
-		commit, err := c.commitTree(ctx, idx, nil)
+		commit, err := c.commitTree(ctx, extra, nil)
 		if err != nil {
 			return nil, err
 		}

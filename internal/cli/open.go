@@ -25,6 +25,9 @@ type session struct {
 	cap   *capture.Capturer
 	out   *printer
 	held  bool // this process holds the store lock
+	// fail is the test-only failure injector (GIT_CHECKPOINT_FAILPOINT,
+	// see failpoint), or nil; the capturer and a rewind's steps share it.
+	fail func(step string) error
 }
 
 // open discovers the repository, reads the configuration and wires the
@@ -80,10 +83,12 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	}
 	r.Fsmonitor = cfg.Fsmonitor
 	st := store.New(repo, r, sys.Now)
+	fail := failpoint(sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))
 	return &session{
 		sys: sys, g: g, cwd: abs, git: r, repo: repo, cfg: cfg, store: st,
-		cap: &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg, Fail: failpoint(sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))},
-		out: newPrinter(sys, g),
+		cap:  &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg, Fail: fail},
+		out:  newPrinter(sys, g),
+		fail: fail,
 	}, nil
 }
 

@@ -344,12 +344,11 @@ func rewoundTo(j *store.Journal) int {
 // apply takes the safety checkpoint, writes the plan and verifies the
 // result. The caller holds the lock.
 func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
-	fail := failpoint(s.sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))
 	step := func(name string) error {
-		if fail == nil {
+		if s.fail == nil {
 			return nil
 		}
-		return fail(name)
+		return s.fail(name)
 	}
 	keepIndex := ""
 	if pr.move != nil {
@@ -383,7 +382,7 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	if err := step("started"); err != nil {
 		return ended(fault.Wrap(err, "failed.io", "the rewind stopped before it changed anything"))
 	}
-	applier := &restore.Applier{Git: s.git, Top: s.repo.Top, Staging: s.store.Path("staging"), Failpoint: fail}
+	applier := &restore.Applier{Git: s.git, Top: s.repo.Top, Staging: s.store.Path("staging"), Failpoint: s.fail}
 	if err := s.store.Init(); err == nil {
 		err = mkdirAll(applier.Staging)
 	}

@@ -92,16 +92,15 @@ func (p *parser) space() error {
 		switch c := p.src[p.pos]; {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			p.pos++
-		case c == '/' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '/':
-			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
-				p.pos++
-			}
-		case c == '/' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '*':
-			end := bytes.Index(p.src[p.pos+2:], []byte("*/"))
-			if end < 0 {
+		case c == '/':
+			end, ok := comment(p.src, p.pos)
+			if !ok {
 				return p.errorf("unterminated comment")
 			}
-			p.pos += end + 4
+			if end == p.pos {
+				return nil
+			}
+			p.pos = end
 		default:
 			return nil
 		}
@@ -109,30 +108,44 @@ func (p *parser) space() error {
 	return nil
 }
 
+// comment returns the end of the comment that starts at src[i]: the line
+// break ending a line comment (or the end of src), or just past "*/". It
+// returns i when no comment starts there, and ok false for a block comment
+// that does not end.
+func comment(src []byte, i int) (end int, ok bool) {
+	switch {
+	case i+1 >= len(src) || src[i] != '/':
+		return i, true
+	case src[i+1] == '/':
+		if nl := bytes.IndexByte(src[i:], '\n'); nl >= 0 {
+			return i + nl, true
+		}
+		return len(src), true
+	case src[i+1] == '*':
+		if close := bytes.Index(src[i+2:], []byte("*/")); close >= 0 {
+			return i + 2 + close + 2, true
+		}
+		return len(src), false
+	}
+	return i, true
+}
+
 // afterComments returns the offset just past the last comment in src, a
 // stretch of whitespace and comments as space skips them (a line comment
 // ends past its line break), or 0 when it holds none.
 func afterComments(src []byte) int {
-	end := 0
-	for i := 0; i+1 < len(src); i++ {
-		switch {
-		case src[i] == '/' && src[i+1] == '/':
-			nl := bytes.IndexByte(src[i:], '\n')
-			if nl < 0 {
-				return len(src)
-			}
-			i += nl
-			end = i + 1
-		case src[i] == '/' && src[i+1] == '*':
-			close := bytes.Index(src[i+2:], []byte("*/"))
-			if close < 0 {
-				return len(src)
-			}
-			i += close + 3
-			end = i + 1
+	last := 0
+	for i := 0; i < len(src); i++ {
+		end, _ := comment(src, i)
+		if end == i {
+			continue
 		}
+		if end < len(src) && src[end] == '\n' && src[i+1] == '/' {
+			end++ // a line comment's line break is its own
+		}
+		last, i = end, end-1
 	}
-	return end
+	return last
 }
 
 func (p *parser) value(depth int) (*Value, error) {

@@ -287,22 +287,27 @@ func compare(ts *testscript.TestScript, op, name string, state map[string]string
 		saved(ts)[name] = state
 		return
 	}
-	old := WithoutMtime(load(ts, name))
+	if diffs := Diff(WithoutMtime(load(ts, name)), state); len(diffs) > 0 {
+		ts.Fatalf("%s differs:\n%s", name, strings.Join(diffs, "\n"))
+	}
+}
+
+// Diff lists, sorted, how manifest now differs from was: a path whose
+// entry changed, went or is new.
+func Diff(was, now map[string]string) []string {
 	var diffs []string
-	for k, v := range old {
-		if state[k] != v {
-			diffs = append(diffs, fmt.Sprintf("%q: was %q, now %q", k, v, state[k]))
+	for k, v := range was {
+		if now[k] != v {
+			diffs = append(diffs, fmt.Sprintf("%q: was %q, now %q", k, v, now[k]))
 		}
 	}
-	for k, v := range state {
-		if _, ok := old[k]; !ok {
+	for k, v := range now {
+		if _, ok := was[k]; !ok {
 			diffs = append(diffs, fmt.Sprintf("%q: new, %q", k, v))
 		}
 	}
 	slices.Sort(diffs)
-	if len(diffs) > 0 {
-		ts.Fatalf("%s differs:\n%s", name, strings.Join(diffs, "\n"))
-	}
+	return diffs
 }
 
 // stateKey finds, in the script's values, the states saved by name. They

@@ -47,10 +47,8 @@ func (s *Store) Compact(j *Journal) (dropped int, err error) {
 			}
 		}
 	}
-	for _, t := range j.Turns() {
-		if TurnNumber(t) > TurnNumber(top.MaxTurn) {
-			top.MaxTurn = t
-		}
+	if n := j.MaxTurn(); n > 0 {
+		top.MaxTurn = "t" + strconv.Itoa(n)
 	}
 	var kept []Event
 	for i, l := range j.lines {

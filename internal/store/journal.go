@@ -66,7 +66,7 @@ type Journal struct {
 	last    string   // hash of the last line, the next line's Prev
 	hashes  []string // hash of each line, by line number - 1
 	lines   []*line  // the events, in order
-	all     []Event  // All's result while no line is added
+	all     []Event  // All's result, while it has as many events as lines
 }
 
 // line is one event of the journal: its bytes, what a look at them found,
@@ -208,9 +208,6 @@ func (j *Journal) add(raw []byte, ev Event) {
 	l := &line{raw: raw, ev: &ev}
 	l.note()
 	j.lines = append(j.lines, l)
-	if j.all != nil {
-		j.all = append(j.all, ev)
-	}
 	j.last = lineHash(raw)
 	j.hashes = append(j.hashes, j.last)
 }
@@ -232,7 +229,7 @@ func (j *Journal) Len() int { return len(j.lines) }
 
 // All returns every event, in order, decoding what was not yet.
 func (j *Journal) All() []Event {
-	if j.all == nil || len(j.all) != len(j.lines) {
+	if len(j.all) != len(j.lines) {
 		j.all = make([]Event, len(j.lines))
 		for i := range j.lines {
 			j.all[i] = *j.event(i)
@@ -289,17 +286,17 @@ func (j *Journal) Numbers() map[int]bool {
 	return out
 }
 
-// Turns returns the turn of every checkpoint record that has one (reuse
-// records too), oldest first; a compaction stands for the highest turn of
-// the records it dropped.
-func (j *Journal) Turns() []string {
-	var out []string
+// MaxTurn returns the highest turn number of any checkpoint record (reuse
+// records too), or of the records a compaction dropped; 0 when none has a
+// turn.
+func (j *Journal) MaxTurn() int {
+	n := 0
 	for _, l := range j.lines {
-		if (l.typ == EventCheckpoint || l.typ == EventCompacted) && l.turn != "" {
-			out = append(out, l.turn)
+		if l.typ == EventCheckpoint || l.typ == EventCompacted {
+			n = max(n, TurnNumber(l.turn))
 		}
 	}
-	return out
+	return n
 }
 
 // TurnOf returns the turn of session's newest record that has one, or "".

@@ -16,11 +16,7 @@ func Number(id string) int { return store.TurnNumber(id) }
 // Next returns the id the next turn of this working tree gets. Turn numbers
 // are never reused, so that t<n> keeps naming one turn.
 func Next(j *store.Journal) string {
-	n := 0
-	for _, t := range j.Turns() {
-		n = max(n, Number(t))
-	}
-	return "t" + strconv.Itoa(n+1)
+	return "t" + strconv.Itoa(j.MaxTurn()+1)
 }
 
 // Current returns the turn session is in: the turn of its newest record
