@@ -1,17 +1,14 @@
 package capture
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -257,39 +254,22 @@ func (c *Capturer) baseTrees(ctx context.Context, root string, items []*named, h
 			}
 		}
 	}
-	var in bytes.Buffer
-	for _, d := range dirs {
-		if d == "" {
-			in.WriteString(root + "\n")
-		} else {
-			in.WriteString(root + ":" + d + "\n")
+	reqs := make([]string, len(dirs))
+	for i, d := range dirs {
+		reqs[i] = root
+		if d != "" {
+			reqs[i] = root + ":" + d
 		}
 	}
-	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"cat-file", "--batch"}, Stdin: in.Bytes()})
+	objs, err := c.Git.CatFile(ctx, reqs)
 	if err != nil {
 		return nil, false, err
 	}
 	raw := map[string]map[string]treeEntry{}
-	r := bufio.NewReader(bytes.NewReader(out))
-	for _, d := range dirs {
-		header, err := r.ReadString('\n')
-		if err != nil {
-			return nil, false, fault.New("failed.git", "git cat-file --batch answered %d of %d trees", len(raw), len(dirs))
-		}
-		f := strings.Fields(header)
-		if len(f) == 3 && f[1] == "tree" {
-			size, _ := strconv.Atoi(f[2])
-			body := make([]byte, size+1)
-			if _, err := io.ReadFull(r, body); err != nil {
-				return nil, false, err
-			}
-			if raw[d], err = parseTree(body[:size], hexLen/2); err != nil {
-				return nil, false, err
-			}
-		} else if len(f) == 3 {
-			// Any other object: skip its body; the parent's entry decides.
-			size, _ := strconv.Atoi(f[2])
-			if _, err := io.CopyN(io.Discard, r, int64(size)+1); err != nil {
+	for i, d := range dirs {
+		// Any other object than a tree, or none: the parent's entry decides.
+		if objs[i].Type == "tree" {
+			if raw[d], err = parseTree(objs[i].Body, hexLen/2); err != nil {
 				return nil, false, err
 			}
 		}

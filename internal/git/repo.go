@@ -38,11 +38,24 @@ func Discover(ctx context.Context, r *Runner) (*Repo, error) {
 	if len(lines) < 6 || lines[0] == "" {
 		return nil, notARepo(err)
 	}
+	want := 6
+	if err == nil {
+		want = 7
+	}
+	if len(lines) != want {
+		// rev-parse has no -z: a newline in one of these paths (the
+		// current directory's name, most likely) splits it over two
+		// lines. Ask for each path alone, where only the last newline
+		// is git's.
+		if lines, err = discoverEach(ctx, r); err != nil {
+			return nil, err
+		}
+	}
 	repo := &Repo{
 		Top: lines[0], GitDir: lines[1], CommonDir: lines[2],
 		StateDir: lines[3], Index: lines[4], Prefix: lines[5],
 	}
-	if err == nil && len(lines) > 6 {
+	if len(lines) > 6 {
 		repo.Head = lines[6]
 	}
 	repo.Worktree = "main"
@@ -51,6 +64,25 @@ func Discover(ctx context.Context, r *Runner) (*Repo, error) {
 	}
 	repo.Branch = readBranch(repo.GitDir)
 	return repo, nil
+}
+
+// discoverEach runs one rev-parse per path Discover asks for (and one for HEAD),
+// for paths that hold newlines.
+func discoverEach(ctx context.Context, r *Runner) ([]string, error) {
+	queries := [][]string{{"--show-toplevel"}, {"--absolute-git-dir"}, {"--git-common-dir"},
+		{"--git-path", "checkpoints"}, {"--git-path", "index"}, {"--show-prefix"}}
+	var lines []string
+	for _, q := range queries {
+		out, err := r.Run(ctx, Cmd{Args: append([]string{"rev-parse", "--path-format=absolute"}, q...)})
+		if err != nil {
+			return nil, notARepo(err)
+		}
+		lines = append(lines, strings.TrimSuffix(string(out), "\n"))
+	}
+	if out, err := r.Run(ctx, Cmd{Args: []string{"rev-parse", "--verify", "-q", "HEAD"}}); err == nil {
+		lines = append(lines, strings.TrimSuffix(string(out), "\n"))
+	}
+	return lines, nil
 }
 
 // readBranch reads HEAD's symbolic target from the file itself: git 2.39
