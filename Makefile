@@ -7,7 +7,7 @@ MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 GO     ?= go
 BINS    = git-checkpoint git-rewind
 
-.PHONY: all build test lint fuzz bench bench-quick install uninstall clean man
+.PHONY: all build test agents lint fuzz bench bench-quick install uninstall clean man
 
 all: build
 
@@ -18,9 +18,15 @@ build:
 # The whole test suite: vet, formatting, unit tests and every transcript,
 # then the race detector over the packages that run git from several
 # goroutines at once (discovery beside configuration, the scan's halves).
-test: lint
+test: lint agents
 	$(GO) test ./...
 	$(GO) test -race ./internal/capture ./internal/git ./internal/store
+
+# The real agents the end-to-end tests drive, at their pinned versions: about
+# 850 MB from npm the first time (install-agents says so), nothing after.
+agents:
+	@if command -v npm >/dev/null 2>&1; then bash .ci/install-agents; \
+	else echo "make test: npm is not installed, so the tests with the real agents will skip"; fi
 
 # Every fuzz target of every package, FUZZTIME each (go test alone runs
 # only their seed corpora, in testdata/fuzz).

@@ -87,14 +87,18 @@ func TestSelectKeepsInterruptedSafetyAndForgetsGoneRefs(t *testing.T) {
 
 // repoStore makes a real repository with n checkpoint refs and records,
 // each older than the last by a day, and returns its store.
+// testIdentity lets the tests make commits on a machine with no git
+// identity configured, as a new user's is.
+var testIdentity = []string{"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com",
+	"GIT_COMMITTER_NAME=c", "GIT_COMMITTER_EMAIL=c@example.com"}
+
 func repoStore(t *testing.T, n int) (*Store, *Journal) {
 	t.Helper()
 	dir := t.TempDir()
 	gitRun := func(stdin string, args ...string) string {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir,
-			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=c", "GIT_COMMITTER_EMAIL=c@example.com")
+		cmd.Env = append(os.Environ(), append([]string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir}, testIdentity...)...)
 		cmd.Stdin = strings.NewReader(stdin)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -174,7 +178,7 @@ func TestPruneIfDueAtMostHourly(t *testing.T) {
 	}
 	// A new checkpoint, then another turn end within the hour: no prune.
 	tree := j.Latest().Tree
-	out, err := s.Git.Run(ctx, git.Cmd{Args: []string{"commit-tree", tree}, Stdin: []byte("k4")})
+	out, err := s.Git.Run(ctx, git.Cmd{Args: []string{"commit-tree", tree}, Stdin: []byte("k4"), Env: testIdentity})
 	if err != nil {
 		t.Fatal(err)
 	}
