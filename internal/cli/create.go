@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -51,7 +52,7 @@ func (s *session) printCreated(rec *store.Record) error {
 	s.out.Printf("%s %s\n", rec.ID, changes(rec.Changes))
 	for _, sk := range rec.Skipped {
 		if sk.Reason != store.SkipSkipWorktree {
-			s.out.Printf("  skipped %s (%s)\n", quote(sk.Path), skipText(sk))
+			s.out.Printf("  skipped %s (%s)\n", fault.Quote(sk.Path), skipText(sk))
 		}
 	}
 	return nil

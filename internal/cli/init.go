@@ -39,16 +39,20 @@ func (c *initCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		r.Trace = &git.LockedWriter{W: sys.Stderr}
 	}
 	out := newPrinter(sys, g)
-	if repo, err := git.Discover(ctx, r); err == nil {
-		return fault.New("invalid.in_repository", "%s is in the git repository %s, which keeps its checkpoints itself", quote(abs), quote(repo.Top)).
+	repo, err := git.Discover(ctx, r)
+	if git.IsGitDirectory(err) {
+		return err
+	}
+	if err == nil {
+		return fault.New("invalid.in_repository", "%s is in the git repository %s, which keeps its checkpoints itself", fault.Quote(abs), fault.Quote(repo.Top)).
 			WithHint("take one with 'git checkpoint'; a private store is only for directories outside any repository")
 	}
 	switch top := git.FindPrivate(abs); {
 	case top == abs:
-		out.Printf("a private store already exists in %s\n", quote(filepath.Join(abs, git.PrivateFolder)))
+		out.Printf("a private store already exists in %s\n", fault.Quote(filepath.Join(abs, git.PrivateFolder)))
 		return nil
 	case top != "":
-		return fault.New("invalid.in_private_store", "%s is inside the private store of %s", quote(abs), quote(top)).
+		return fault.New("invalid.in_private_store", "%s is inside the private store of %s", fault.Quote(abs), fault.Quote(top)).
 			WithHint("'git checkpoint' here already uses that store")
 	}
 	if !c.Force {
@@ -64,14 +68,14 @@ func (c *initCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 			what = "your home directory"
 		}
 		if what != "" {
-			return fault.New("invalid.too_broad", "not creating a private store in %s (%s): every checkpoint would scan, and could copy, everything below it", what, quote(abs)).
+			return fault.New("invalid.too_broad", "not creating a private store in %s (%s): every checkpoint would scan, and could copy, everything below it", what, fault.Quote(abs)).
 				WithHint("run it in a project's directory, or pass --force if you mean it")
 		}
 	}
 	if err := git.InitPrivate(ctx, r, abs); err != nil {
 		return fault.Wrap(err, fault.As(err).Code, "cannot create the private store")
 	}
-	out.Printf("created a private store in %s\n", quote(filepath.Join(abs, git.PrivateFolder)))
+	out.Printf("created a private store in %s\n", fault.Quote(filepath.Join(abs, git.PrivateFolder)))
 	out.Printf("git checkpoint and git rewind here and below use it; .gitignore files apply\n")
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
 
@@ -101,7 +102,7 @@ func printInstall(out *printer, env agents.Env, cwd string, doc installDoc) erro
 		return out.JSON(doc)
 	}
 	for _, f := range doc.Files {
-		out.Printf("%-9s %s\n", f.Action, quote(displayPath(f.Path, cwd, env.Home)))
+		out.Printf("%-9s %s\n", f.Action, fault.Quote(displayPath(f.Path, cwd, env.Home)))
 	}
 	for _, n := range doc.Notes {
 		out.Printf("note: %s\n", n)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -49,7 +50,7 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	now := sys.Now()
 	rows := [][]string{{"ID", "AGE", "REASON", "TURN", "SESSION", "CHANGES", "LABEL"}}
 	for _, r := range recs {
-		label := quote(r.Label)
+		label := fault.Quote(r.Label)
 		if refs[r.N] != r.Commit {
 			label = "(ref gone) " + label
 		}

@@ -63,7 +63,7 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 		// Not in a repository: a private store in this directory or above
 		// it is used, never made (git checkpoint init makes it).
 		top := git.FindPrivate(abs)
-		if top == "" {
+		if top == "" || git.IsGitDirectory(err) {
 			return nil, err
 		}
 		r.Env = append(r.Env, git.PrivateEnv(top)...)
@@ -183,7 +183,7 @@ func (s *session) rel(p string) (string, error) {
 		rel = filepath.Join(filepath.FromSlash(s.repo.Prefix), p)
 	}
 	if rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", fault.New("invalid.path", "%s is outside the working tree %s", quote(p), s.repo.Top)
+		return "", fault.New("invalid.path", "%s is outside the working tree %s", fault.Quote(p), s.repo.Top)
 	}
 	if rel == "." {
 		return "", nil

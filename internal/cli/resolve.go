@@ -38,7 +38,7 @@ func resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 			}
 		}
 		if len(found) > 1 {
-			return nil, fault.New("invalid.ambiguous_id", "%s names %d checkpoints", quote(id), len(found)).
+			return nil, fault.New("invalid.ambiguous_id", "%s names %d checkpoints", fault.Quote(id), len(found)).
 				WithHint("give more digits of the commit, or use its k<n> id")
 		}
 		if len(found) == 1 {
@@ -51,7 +51,7 @@ func resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 			WithData(map[string]string{"id": id})
 	}
 	if r == nil {
-		return nil, fault.New("not_found.checkpoint", "no checkpoint %s", quote(id)).
+		return nil, fault.New("not_found.checkpoint", "no checkpoint %s", fault.Quote(id)).
 			WithHint("ids are k<n>, t<n>, @ or a checkpoint commit; list them with 'git checkpoint list'").
 			WithData(map[string]string{"id": id})
 	}

@@ -157,12 +157,12 @@ func (s *session) printFork(res forkResult, done bool) error {
 	if done {
 		verb = "created"
 	}
-	s.out.Printf("%s worktree %s on branch %s at %s (HEAD %s)\n", verb, quote(res.Worktree), res.Branch, res.Checkpoint, short(res.Head))
+	s.out.Printf("%s worktree %s on branch %s at %s (HEAD %s)\n", verb, fault.Quote(res.Worktree), res.Branch, res.Checkpoint, short(res.Head))
 	if n := len(res.Files); n > 0 {
 		s.out.Printf("%d %s as uncommitted changes on top, as they were at %s\n", n, plural(n, "path", "paths"), res.Checkpoint)
 	}
 	for _, l := range res.Left {
-		s.out.Printf("  left %-18s %s\n", l.Reason, quote(l.Path))
+		s.out.Printf("  left %-18s %s\n", l.Reason, fault.Quote(l.Path))
 	}
 	if done {
 		s.out.Printf("this tree is unchanged; go there with: cd %s\n", shellQuote(res.Worktree))

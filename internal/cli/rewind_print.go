@@ -53,7 +53,7 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 	counts := map[string]int{}
 	for _, f := range p.Files {
 		counts[f.Change]++
-		o.Printf("  %s %-12s %s\n", o.Paint(colors[f.Change], padRight(f.Change, 6)), f.Class, quote(f.Path))
+		o.Printf("  %s %-12s %s\n", o.Paint(colors[f.Change], padRight(f.Change, 6)), f.Class, fault.Quote(f.Path))
 	}
 	var parts []string
 	for _, ch := range []string{restore.Modify, restore.Create, restore.Delete, restore.Type} {
@@ -92,7 +92,7 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 					o.Printf("  ... and %d more\n", len(done.unexpected)-i)
 					break
 				}
-				o.Printf("  %s\n", quote(p))
+				o.Printf("  %s\n", fault.Quote(p))
 			}
 		}
 		o.Printf("safety checkpoint %s; undo with: git rewind --undo\n", done.safety)
@@ -151,7 +151,7 @@ func (s *session) printLeft(p *restore.Plan) {
 	}
 	s.out.Printf("left as they are:\n")
 	for _, l := range p.Left {
-		s.out.Printf("  %-18s %s\n", l.Reason, quote(l.Path))
+		s.out.Printf("  %-18s %s\n", l.Reason, fault.Quote(l.Path))
 	}
 }
 

@@ -27,7 +27,7 @@ func outsidePaths(p *restore.Plan) []string {
 func outsideEdits(id string, paths []string) error {
 	shown := make([]string, 0, 10)
 	for _, p := range paths[:min(len(paths), 10)] {
-		shown = append(shown, quote(p))
+		shown = append(shown, fault.Quote(p))
 	}
 	list := strings.Join(shown, ", ")
 	if len(paths) > len(shown) {

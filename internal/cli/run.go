@@ -61,11 +61,11 @@ func (c *runCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	session := "run-" + strconv.Itoa(os.Getpid())
 	start, err := s.runCheckpoint(ctx, store.ReasonRunStart, session, "", args)
 	if err != nil {
-		return fault.Wrap(err, fault.As(err).Code, "cannot take the checkpoint before %s, so it was not run", quote(args[0]))
+		return fault.Wrap(err, fault.As(err).Code, "cannot take the checkpoint before %s, so it was not run", fault.Quote(args[0]))
 	}
 	status, err := runProgram(sys, s.cwd, path, args)
 	if _, cerr := s.runCheckpoint(ctx, store.ReasonRunEnd, session, start.Turn, args); cerr != nil {
-		fmt.Fprintf(sys.Stderr, "git-checkpoint: warning: no checkpoint after %s: %s\n", quote(args[0]), fault.As(cerr).Message)
+		fmt.Fprintf(sys.Stderr, "git-checkpoint: warning: no checkpoint after %s: %s\n", fault.Quote(args[0]), fault.As(cerr).Message)
 	}
 	if err != nil {
 		return err
@@ -126,10 +126,10 @@ func lookPath(name, dir, pathEnv string) (string, error) {
 		}
 	}
 	if found != "" {
-		return "", fault.New("failed.command_not_executable", "%s: permission denied", quote(name)).
+		return "", fault.New("failed.command_not_executable", "%s: permission denied", fault.Quote(name)).
 			WithHint("make it executable (chmod +x), or run it through its interpreter")
 	}
-	return "", fault.New("not_found.command", "%s: command not found", quote(name))
+	return "", fault.New("not_found.command", "%s: command not found", fault.Quote(name))
 }
 
 // runProgram runs the program in the foreground and returns its exit
@@ -145,9 +145,9 @@ func runProgram(sys *IO, dir, path string, args []string) (int, error) {
 	defer signal.Stop(sigs)
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
-			return 0, fault.Wrap(err, "failed.command_not_executable", "cannot run %s", quote(args[0]))
+			return 0, fault.Wrap(err, "failed.command_not_executable", "cannot run %s", fault.Quote(args[0]))
 		}
-		return 0, fault.Wrap(err, "not_found.command", "cannot run %s", quote(args[0]))
+		return 0, fault.Wrap(err, "not_found.command", "cannot run %s", fault.Quote(args[0]))
 	}
 	done := make(chan struct{})
 	go func() {
@@ -166,7 +166,7 @@ func runProgram(sys *IO, dir, path string, args []string) (int, error) {
 	close(done)
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
-		return 0, fault.Wrap(err, "failed.command", "%s did not run to its end", quote(args[0]))
+		return 0, fault.Wrap(err, "failed.command", "%s did not run to its end", fault.Quote(args[0]))
 	}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return 128 + int(ws.Signal()), nil

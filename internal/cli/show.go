@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -55,21 +56,21 @@ func (s *session) printRecord(r *store.Record) {
 	field("session", r.Session)
 	field("agent", r.Agent)
 	field("tool", r.Tool)
-	field("transcript", quote(r.Transcript))
+	field("transcript", fault.Quote(r.Transcript))
 	field("last line", r.TranscriptAt)
 	field("at", r.At.Local().Format(time.RFC3339)+" ("+age(s.sys.Now(), r.At)+")")
-	field("label", quote(r.Label))
+	field("label", fault.Quote(r.Label))
 	field("changes", changes(r.Changes))
 	if r.Partial {
 		field("partial", "yes: only the named paths were brought up to date")
 	}
 	for _, p := range r.Paths {
-		field("path", quote(p))
+		field("path", fault.Quote(p))
 	}
 	for _, sk := range r.Skipped {
-		field("skipped", quote(sk.Path)+" ("+skipText(sk)+")")
+		field("skipped", fault.Quote(sk.Path)+" ("+skipText(sk)+")")
 	}
 	for _, sm := range r.Submodules {
-		field("submodule", quote(sm.Path)+" "+sm.Commit)
+		field("submodule", fault.Quote(sm.Path)+" "+sm.Commit)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
@@ -69,7 +70,7 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		s.out.Printf("hooks        none installed (set an agent up with 'git checkpoint install AGENT')\n")
 	}
 	for _, h := range doc.Hooks {
-		s.out.Printf("hooks        %s\n", quote(h))
+		s.out.Printf("hooks        %s\n", fault.Quote(h))
 	}
 	if r := doc.Interrupted; r != nil {
 		s.out.Printf("%s  a rewind to %s was interrupted; undo it with 'git rewind --undo' (safety checkpoint %s)\n",

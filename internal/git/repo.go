@@ -3,6 +3,7 @@ package git
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func Discover(ctx context.Context, r *Runner) (*Repo, error) {
 	out, err := r.Run(ctx, Cmd{Args: append(base, "--verify", "-q", "HEAD")})
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(lines) < 6 || lines[0] == "" {
-		return nil, notARepo(err)
+		return nil, notAWorkTree(ctx, r, err)
 	}
 	want := 6
 	if err == nil {
@@ -97,6 +98,36 @@ func readBranch(gitDir string) string {
 		return ""
 	}
 	return string(ref)
+}
+
+// notAWorkTree explains why Discover found no working tree. Inside a git
+// directory (.git, anything below it, a bare repository) git itself works,
+// but there is no tree to checkpoint, and a private store made there would
+// take the repository's own files for a tree to rewind.
+func notAWorkTree(ctx context.Context, r *Runner, err error) error {
+	out, gerr := r.Run(ctx, Cmd{Args: []string{"rev-parse", "--path-format=absolute",
+		"--is-inside-git-dir", "--is-bare-repository", "--absolute-git-dir"}})
+	f := strings.SplitN(strings.TrimSuffix(string(out), "\n"), "\n", 3)
+	if gerr != nil || len(f) != 3 || f[0] != "true" {
+		return notARepo(err)
+	}
+	gitDir := f[2]
+	if f[1] == "true" {
+		return fault.New("unsupported.git_directory", "%s is a bare repository, which has no working tree to checkpoint", fault.Quote(gitDir)).
+			WithHint("checkpoint a clone of it, or a worktree: git worktree add PATH")
+	}
+	e := fault.New("unsupported.git_directory", "%s is a git directory, which has no working tree to checkpoint", fault.Quote(gitDir))
+	if top, terr := r.Run(ctx, Cmd{Args: []string{"--git-dir=" + gitDir, "rev-parse", "--path-format=absolute", "--show-toplevel"}, Dir: filepath.Dir(gitDir)}); terr == nil {
+		return e.WithHint("run it in the working tree above it: cd " + fault.Quote(strings.TrimSuffix(string(top), "\n")))
+	}
+	return e.WithHint("run it in the repository's working tree")
+}
+
+// IsGitDirectory reports whether err is Discover's answer inside a git
+// directory or a bare repository, where nothing else may be tried.
+func IsGitDirectory(err error) bool {
+	var fe *fault.Error
+	return errors.As(err, &fe) && fe.Code == "unsupported.git_directory"
 }
 
 func notARepo(err error) error {

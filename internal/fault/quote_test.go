@@ -1,4 +1,4 @@
-package cli
+package fault
 
 import "testing"
 
@@ -23,8 +23,8 @@ func TestQuote(t *testing.T) {
 		{"del\x7f", `"del\x7f"`},
 		{"latin1\xff", `"latin1\xff"`},
 	} {
-		if got := quote(c.in); got != c.want {
-			t.Errorf("quote(%q) = %s, want %s", c.in, got, c.want)
+		if got := Quote(c.in); got != c.want {
+			t.Errorf("Quote(%q) = %s, want %s", c.in, got, c.want)
 		}
 	}
 }
