@@ -95,12 +95,19 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		prevTree = st.Result
 	}
 	deferred, attrs := false, touchesAttributes(entries)
+	// Under new conversion rules every file is examined (raw.go), through
+	// the private index: no deferring.
+	may, rules, examine := c.mayConvert(st), "", false
+	if may {
+		rules = c.convRules()
+		examine = attrs || st.Conv != rules
+	}
 	switch {
 	case len(sel.updates) == 0 && len(sel.removals) == 0 && !seeded && st.Tree != "":
 		// Nothing differs from the private index (pending paths went back
 		// to its version): skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
-	case !seeded && !attrs && mayDefer(st, sel):
+	case !seeded && !examine && mayDefer(st, sel):
 		if deferred, err = c.deferUpdates(ctx, st, sel.updates, snap); err != nil {
 			return nil, err
 		}
@@ -121,9 +128,16 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	if attrs {
 		st.Attrs = true
 	}
-	if !deferred && (len(sel.updates) > 0 || len(sel.removals) > 0 || len(st.Raw) > 0) && c.mayConvert(st) {
+	switch {
+	case examine:
+		if err := c.examineAll(ctx, st, c.privateIndex()); err != nil {
+			return nil, err
+		}
+		c.updateRaw(ctx, st, c.privateIndex(), sel.removals, true)
+	case may && !deferred && (len(sel.updates) > 0 || len(sel.removals) > 0 || len(st.Raw) > 0):
 		c.updateRaw(ctx, st, c.privateIndex(), append(sel.updates, sel.removals...), true)
 	}
+	st.Conv = rules
 	if snap.Raw, err = c.rawTree(ctx, st); err != nil {
 		return nil, err
 	}

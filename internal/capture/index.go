@@ -38,6 +38,10 @@ type indexState struct {
 	Attrs   bool                `json:"attrs,omitempty"`
 	Raw     map[string]rawEntry `json:"raw,omitempty"`
 	RawTree string              `json:"raw_tree,omitempty"`
+	// Conv fingerprints the conversion rules from outside the tree
+	// (convRules) under which every file was last examined; "" when
+	// none was.
+	Conv string `json:"conv,omitempty"`
 	// Result and Pending describe a snapshot taken without updating the
 	// private index (pending.go): its tree, and the paths it changed
 	// against Tree.
@@ -127,6 +131,7 @@ func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded
 		Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),
 		Raw:     st.Raw, // checked against the files on every capture
 		RawTree: st.RawTree,
+		Conv:    st.Conv, // every file was examined under these rules
 	}
 	copied := priv + ".seed"
 	if err := copyKeepMtime(c.Repo.Index, copied); errors.Is(err, fs.ErrNotExist) {

@@ -47,23 +47,78 @@ func (c *Capturer) mayConvert(st *indexState) bool {
 	if st.Attrs || c.Cfg.EOL || len(st.Raw) > 0 {
 		return true
 	}
-	candidates := []string{filepath.Join(c.Repo.CommonDir, "info", "attributes")}
-	if f := c.Cfg.AttributesFile; f != "" {
-		if rest, ok := strings.CutPrefix(f, "~/"); ok {
-			f = filepath.Join(envOf(c.Git.Env, "HOME"), rest)
-		}
-		candidates = append(candidates, f)
-	} else if xdg := envOf(c.Git.Env, "XDG_CONFIG_HOME"); xdg != "" {
-		candidates = append(candidates, filepath.Join(xdg, "git", "attributes"))
-	} else if home := envOf(c.Git.Env, "HOME"); home != "" {
-		candidates = append(candidates, filepath.Join(home, ".config", "git", "attributes"))
-	}
-	for _, p := range candidates {
+	for _, p := range c.attributesFiles() {
 		if _, err := os.Stat(p); err == nil {
 			return true
 		}
 	}
 	return false
+}
+
+// attributesFiles are the attributes files outside the tree that git reads.
+func (c *Capturer) attributesFiles() []string {
+	files := []string{filepath.Join(c.Repo.CommonDir, "info", "attributes")}
+	if f := c.Cfg.AttributesFile; f != "" {
+		if rest, ok := strings.CutPrefix(f, "~/"); ok {
+			f = filepath.Join(envOf(c.Git.Env, "HOME"), rest)
+		}
+		files = append(files, f)
+	} else if xdg := envOf(c.Git.Env, "XDG_CONFIG_HOME"); xdg != "" {
+		files = append(files, filepath.Join(xdg, "git", "attributes"))
+	} else if home := envOf(c.Git.Env, "HOME"); home != "" {
+		files = append(files, filepath.Join(home, ".config", "git", "attributes"))
+	}
+	return files
+}
+
+// convRules fingerprints the conversion rules that come from outside the
+// tree's files: core.autocrlf and core.eol, and the attributes files
+// outside the tree. A change there can make a file git considers clean
+// differ from what a checkout of it writes, which no scan reports; so can
+// a change of a .gitattributes in the tree, which the scan reports.
+func (c *Capturer) convRules() string {
+	var b strings.Builder
+	b.WriteString(c.Cfg.Conversion)
+	for _, p := range c.attributesFiles() {
+		b.WriteString(p + " " + fingerprint(p) + "\n")
+	}
+	return b.String()
+}
+
+// examineAll examines every file of index as updateRaw does a changed
+// one: once under each set of conversion rules (at the first capture, and
+// after they change), since files that never change are never examined
+// otherwise. LFS files are left out: their smudge gives back what their
+// clean took, and it may have to download.
+func (c *Capturer) examineAll(ctx context.Context, st *indexState, index string) error {
+	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "-s"}, Index: index})
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, entry := range strings.Split(string(out), "\x00") {
+		meta, path, ok := strings.Cut(entry, "\t")
+		if ok && (strings.HasPrefix(meta, "100644 ") || strings.HasPrefix(meta, "100755 ")) {
+			files = append(files, path)
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	attrs, err := c.Git.Run(ctx, git.Cmd{Args: []string{"check-attr", "-z", "--stdin", "filter"}, Index: index, Stdin: nulList(files)})
+	if err != nil {
+		return err
+	}
+	lfs := map[string]bool{}
+	f := strings.Split(string(attrs), "\x00")
+	for i := 0; i+2 < len(f); i += 3 { // path, attribute, value
+		if f[i+2] == "lfs" {
+			lfs[f[i]] = true
+		}
+	}
+	files = slices.DeleteFunc(files, func(p string) bool { return lfs[p] })
+	c.updateRaw(ctx, st, index, files, false)
+	return nil
 }
 
 func envOf(env []string, name string) string {
@@ -124,16 +179,10 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, 
 			differ = append(differ, p)
 		}
 	}
+	ids := c.hashRaw(ctx, differ)
 	for _, p := range differ {
-		path := filepath.Join(c.Repo.Top, p)
-		fi, err := os.Lstat(path)
-		if err != nil {
-			continue
-		}
-		// --path= would apply the path's filters; --no-filters stores the
-		// bytes as they are. One process per file: there are few.
-		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-w", "--no-filters", "--", p}})
-		if err != nil {
+		fi, err := os.Lstat(filepath.Join(c.Repo.Top, p))
+		if err != nil || ids[p] == "" {
 			continue
 		}
 		mode := "100644"
@@ -144,9 +193,40 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, 
 		if st.Raw == nil {
 			st.Raw = map[string]rawEntry{}
 		}
-		st.Raw[p] = rawEntry{OID: strings.TrimSpace(string(out)), Mode: mode, Size: s[0], Mtime: s[1], Ino: uint64(s[2])}
+		st.Raw[p] = rawEntry{OID: ids[p], Mode: mode, Size: s[0], Mtime: s[1], Ino: uint64(s[2])}
 		st.RawTree = ""
 	}
+}
+
+// hashRaw stores the files' bytes as they are (--no-filters; --path=
+// would apply the path's filters) and returns their ids; a file it cannot
+// store has none. --stdin-paths reads one path a line and unquotes one
+// that starts with a double quote, so such names take a process each.
+func (c *Capturer) hashRaw(ctx context.Context, paths []string) map[string]string {
+	ids := map[string]string{}
+	var lines []string
+	for _, p := range paths {
+		if strings.Contains(p, "\n") || strings.HasPrefix(p, `"`) {
+			if out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-w", "--no-filters", "--", p}}); err == nil {
+				ids[p] = strings.TrimSpace(string(out))
+			}
+		} else {
+			lines = append(lines, p)
+		}
+	}
+	if len(lines) == 0 {
+		return ids
+	}
+	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-w", "--no-filters", "--stdin-paths"},
+		Stdin: []byte(strings.Join(lines, "\n") + "\n")})
+	got := strings.Fields(string(out))
+	if err != nil || len(got) != len(lines) {
+		return ids
+	}
+	for i, p := range lines {
+		ids[p] = got[i]
+	}
+	return ids
 }
 
 func statOf(fi os.FileInfo) [3]int64 {

@@ -30,6 +30,9 @@ type Config struct {
 	// (core.autocrlf true or input, core.eol crlf), so a checkout may not
 	// give back the bytes a capture read.
 	EOL bool
+	// Conversion is core.autocrlf and core.eol as set, for noticing
+	// that the way git converts line endings changed.
+	Conversion string
 	// AttributesFile is core.attributesFile, where attributes may ask for
 	// conversions too ("" for git's default place).
 	AttributesFile string
@@ -74,10 +77,12 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 			continue
 		case "core.eol":
 			c.EOL = c.EOL || strings.EqualFold(v, "crlf")
+			c.Conversion += k + "=" + v + "\n"
 			continue
 		case "core.autocrlf":
 			on, err := ParseBool(v) // "input" is not a bool, and converts
 			c.EOL = c.EOL || on || err != nil
+			c.Conversion += k + "=" + v + "\n"
 			continue
 		}
 		if err := c.set(strings.ToLower(strings.TrimPrefix(key, "checkpoint.")), strings.TrimSpace(val)); err != nil {
