@@ -156,7 +156,7 @@ func codexHome(env Env) string {
 // that is already there stays as it is, or is rewritten in place when an
 // older version wrote it; an event whose hooks already call git-checkpoint
 // in an entry of the user's own is left alone.
-func installSettings(path string, s settings) (File, error) {
+func installSettings(env Env, path string, s settings) (File, error) {
 	src, err := readFile(path)
 	if err != nil {
 		return File{}, err
@@ -211,13 +211,20 @@ func installSettings(path string, s settings) (File, error) {
 			}
 		}
 	}
-	return writeIfChanged(path, src, d.Src)
+	f, err := writeIfChanged(path, src, d.Src)
+	if err == nil && f.Action != "unchanged" {
+		rememberInstall(env, path, src, d.Src)
+	}
+	return f, err
 }
 
-// uninstallSettings removes git-checkpoint's entries, and git-checkpoint's
-// hooks inside entries of the user's, then whatever became empty by that:
-// the inverse of installSettings.
-func uninstallSettings(path string, s settings) (File, error) {
+// uninstallSettings is the inverse of installSettings. A file that holds
+// what install wrote gets its bytes from before back (undo.go). Any other
+// loses git-checkpoint's entries, and git-checkpoint's hooks inside
+// entries of the user's, then whatever became empty by that, except what
+// the user had before the install; the file itself goes only when install
+// created it.
+func uninstallSettings(env Env, path string, s settings) (File, error) {
 	src, err := readFile(path)
 	if err != nil {
 		return File{}, err
@@ -225,6 +232,34 @@ func uninstallSettings(path string, s settings) (File, error) {
 	if src == nil {
 		return File{Path: path, Action: "absent"}, nil
 	}
+	rec := loadUndo(env, path)
+	// Bytes from before that call git-checkpoint (an older version's
+	// entries) are not given back: they are ours, and go.
+	if rec != nil && rec.After == digest(src) && !HoldsHooks(rec.Before) {
+		if rec.Absent {
+			f, err := removeFile(path)
+			if err == nil {
+				forgetInstall(env, path)
+			}
+			return f, err
+		}
+		f, err := writeIfChanged(path, src, rec.Before)
+		if err == nil {
+			forgetInstall(env, path)
+		}
+		return f, err
+	}
+	f, err := removeEntries(path, src, s, rec)
+	if err == nil {
+		forgetInstall(env, path)
+	}
+	return f, err
+}
+
+// removeEntries removes git-checkpoint's entries from src, the settings
+// file at path, knowing from rec (nil when there is none) what was there
+// before the install.
+func removeEntries(path string, src []byte, s settings, rec *undoRecord) (File, error) {
 	d, err := openSettings(path, src)
 	if err != nil {
 		return File{}, err
@@ -245,16 +280,27 @@ func uninstallSettings(path string, s settings) (File, error) {
 		}
 		emptied = emptied || (before && d.Get("hooks", event) == nil)
 	}
-	if h := d.Get("hooks"); emptied && h != nil && d.Bare(h) {
+	created := rec != nil && rec.Absent
+	if h := d.Get("hooks"); emptied && h != nil && d.Bare(h) && !hadHooks(rec) {
 		if err := d.Remove(h); err != nil {
 			return File{}, err
 		}
-		if d.Bare(d.Root) {
+		if d.Bare(d.Root) && created {
 			// Nothing but what install wrote: the file goes.
 			return removeFile(path)
 		}
 	}
 	return writeIfChanged(path, src, d.Src)
+}
+
+// hadHooks reports whether the file had a "hooks" object of the user's
+// before the install that rec recorded.
+func hadHooks(rec *undoRecord) bool {
+	if rec == nil || rec.Absent {
+		return false
+	}
+	d, err := jsontext.Open(rec.Before)
+	return err == nil && d.Get("hooks") != nil
 }
 
 func openSettings(path string, src []byte) (*jsontext.Doc, error) {

@@ -17,7 +17,7 @@ func Install(agent, scope string, env Env) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		f, err := installSettings(path, settingsOf(agent))
+		f, err := installSettings(env, path, settingsOf(agent))
 		if err != nil {
 			return nil, err
 		}
@@ -71,7 +71,7 @@ func Uninstall(agent, scope string, env Env) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		f, err := uninstallSettings(path, settingsOf(agent))
+		f, err := uninstallSettings(env, path, settingsOf(agent))
 		if err != nil {
 			return nil, err
 		}

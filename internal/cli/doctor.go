@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -321,26 +322,17 @@ func pushesCheckpoints(spec string) bool {
 	return src == "refs/checkpoints" || strings.HasPrefix(src, "refs/checkpoints/")
 }
 
-// hookFiles are the places agent hooks are installed, relative to the top
-// of the tree or to $HOME; the git post-commit hook is found through git.
-var hookFiles = []string{
-	".claude/settings.json", ".claude/settings.local.json",
-	".codex/hooks.json", ".gemini/settings.json",
-}
-
 // installedHooks lists the agent settings files and the git post-commit
-// hook that call git-checkpoint, in this tree and in $HOME.
+// hook that call git-checkpoint, in this tree and in the user's scope.
 func (s *session) installedHooks(ctx context.Context) []string {
 	var installed []string
-	for _, base := range []string{s.repo.Top, s.sys.Getenv("HOME")} {
-		if base == "" {
-			continue
-		}
-		for _, f := range hookFiles {
-			p := filepath.Join(base, f)
-			if b, err := os.ReadFile(p); err == nil && callsHook(string(b)) {
-				installed = append(installed, p)
-			}
+	var files []string
+	for _, f := range agents.TreeSettings() {
+		files = append(files, filepath.Join(s.repo.Top, f))
+	}
+	for _, p := range append(files, agents.UserSettings(s.sys.Getenv("HOME"), s.sys.Getenv)...) {
+		if agents.HoldsHooksFile(p) {
+			installed = append(installed, p)
 		}
 	}
 	// The user's core.hooksPath decides where git looks for hooks.
@@ -387,10 +379,6 @@ func mirrorOn(v string) bool {
 }
 
 // callsHook reports whether an agent's settings run the hook command.
-func callsHook(text string) bool {
-	return strings.Contains(text, "git checkpoint hook") || strings.Contains(text, "git-checkpoint hook")
-}
-
 func short(oid string) string {
 	if len(oid) > 12 {
 		return oid[:12]

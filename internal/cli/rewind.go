@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
@@ -288,7 +290,31 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 
 // compute makes the plan of pr with opts.
 func (pr *prepared) compute(ctx context.Context, s *session, opts restore.Options) (*restore.Plan, error) {
+	opts.Keep = s.keepHookConfig(ctx)
 	return restore.Compute(ctx, s.git, s.repo.Top, pr.snap.Tree, s.repo.Head, pr.snap.Skipped, pr.target, opts, pr.classify)
+}
+
+// keepHookConfig leaves the agents' settings files in the tree that hold
+// git-checkpoint's hooks now or in the checkpoint: writing one would
+// switch the product off (a rewind to before the install) or back on
+// (after an uninstall), which only install and uninstall do.
+func (s *session) keepHookConfig(ctx context.Context) func(restore.File) string {
+	settings := agents.TreeSettings()
+	return func(f restore.File) string {
+		if !slices.Contains(settings, f.Path) {
+			return ""
+		}
+		if agents.HoldsHooksFile(filepath.Join(s.repo.Top, f.Path)) {
+			return restore.LeftHookConfig
+		}
+		if f.Mode == "100644" || f.Mode == "100755" {
+			objs, err := s.git.CatFile(ctx, []string{f.OID})
+			if err != nil || len(objs) != 1 || objs[0].Missing || agents.HoldsHooks(objs[0].Body) {
+				return restore.LeftHookConfig
+			}
+		}
+		return ""
+	}
 }
 
 // defaultTarget is the start of the latest turn whose tree differs from

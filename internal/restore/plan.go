@@ -39,6 +39,10 @@ const (
 	// LeftSymlinkInWay is a path whose leading directory became a symlink
 	// or a file while the rewind ran; it is never written through.
 	LeftSymlinkInWay = "symlink_in_the_way"
+	// LeftHookConfig is an agent's settings file that holds
+	// git-checkpoint's hooks, now or in the checkpoint: a rewind that
+	// wrote it would switch the product off, or back on.
+	LeftHookConfig = "hook_config"
 )
 
 // File is one path the plan changes.
@@ -71,6 +75,9 @@ type Options struct {
 	// ResetHead moves HEAD too: the same files with another HEAD move are
 	// another plan.
 	ResetHead bool `json:"reset_head,omitempty"`
+	// Keep, when set, gives the reason to leave a path the plan would
+	// change, or "". What it decides is in the plan's id through Left.
+	Keep func(File) string `json:"-"`
 }
 
 // Plan is what a rewind will do. Its ID binds the plan a person saw to the
@@ -144,6 +151,9 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 	for _, fl := range files {
 		fl.Change = changeOf(fl.OldMode, fl.Mode)
 		reason := leave[fl.Path]
+		if reason == "" && opts.Keep != nil {
+			reason = opts.Keep(fl)
+		}
 		if reason == "" && (fl.OldMode == "160000" || fl.Mode == "160000" || nested.inside(fl.Path)) {
 			reason = LeftGitlink
 		}
