@@ -4,6 +4,7 @@
 package capture
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -68,7 +70,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 			return nil, err
 		}
 	}
-	entries, err := c.status(ctx)
+	entries, unopened, err := c.status(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -79,11 +81,14 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 			return nil, err
 		}
 		seeded = true
-		if entries, err = c.status(ctx); err != nil {
+		if entries, unopened, err = c.status(ctx); err != nil {
 			return nil, err
 		}
 	}
 	snap := &Snapshot{Skipped: st.skipped()}
+	for _, dir := range unopened {
+		snap.Skipped = append(snap.Skipped, store.Skip{Path: dir, Reason: store.SkipUnreadable})
+	}
 	sel, err := c.select_(ctx, entries, snap)
 	if err != nil {
 		return nil, err
@@ -231,15 +236,19 @@ type entry struct {
 // --ignore-submodules=dirty still reports a submodule whose commit moved,
 // which is all a checkpoint records of it (a gitlink); "none" would also
 // run a status inside every submodule to report changes that are dropped.
-func (c *Capturer) status(ctx context.Context) ([]entry, error) {
+//
+// It also returns the directories the walk could not open (git warns and
+// goes on), which the checkpoint lists as skipped.
+func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 	var others []byte
 	var othersErr error
+	var warnings bytes.Buffer
 	walked := make(chan struct{})
 	go func() {
 		defer close(walked)
 		others, othersErr = c.Git.Run(ctx, git.Cmd{
 			Args:  []string{"ls-files", "-z", "--others", "--exclude-standard"},
-			Index: c.privateIndex(),
+			Index: c.privateIndex(), Warnings: &warnings,
 		})
 	}()
 	out, err := c.Git.Run(ctx, git.Cmd{
@@ -249,10 +258,10 @@ func (c *Capturer) status(ctx context.Context) ([]entry, error) {
 	})
 	<-walked
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if othersErr != nil {
-		return nil, othersErr
+		return nil, nil, othersErr
 	}
 	entries := parseStatus(out)
 	for _, p := range strings.Split(string(others), "\x00") {
@@ -260,7 +269,46 @@ func (c *Capturer) status(ctx context.Context) ([]entry, error) {
 			entries = append(entries, entry{kind: '?', y: 'A', path: p})
 		}
 	}
-	return entries, nil
+	return entries, c.unopened(warnings.String()), nil
+}
+
+// unopened reads the directories git could not open from its warnings
+// ("warning: could not open directory 'DIR/': Permission denied"), keeping
+// only those that really are unreadable directories of the tree.
+func (c *Capturer) unopened(warnings string) []string {
+	const prefix = "warning: could not open directory '"
+	var dirs []string
+	for _, line := range strings.Split(warnings, "\n") {
+		rest, ok := strings.CutPrefix(line, prefix)
+		i := strings.LastIndex(rest, "/': ")
+		if !ok || i < 0 {
+			continue
+		}
+		dir := rest[:i]
+		if fi, err := os.Lstat(filepath.Join(c.Repo.Top, dir)); err == nil && fi.IsDir() && !readable(filepath.Join(c.Repo.Top, dir)) {
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs
+}
+
+// readable reports whether this process may read path (or list it, for a
+// directory): what git needs to capture it.
+func readable(path string) bool {
+	return syscall.Access(path, 0o4) == nil // R_OK
+}
+
+// skipReason says why a regular file of size bytes is not captured, or ""
+// when it is: too big, or unreadable. The full scan and partial captures
+// both ask it, so that they store a path alike.
+func (c *Capturer) skipReason(path string, size int64) string {
+	switch {
+	case size > c.Cfg.MaxFileBytes:
+		return store.SkipTooBig
+	case !readable(filepath.Join(c.Repo.Top, path)):
+		return store.SkipUnreadable
+	}
+	return ""
 }
 
 func parseStatus(out []byte) []entry {
@@ -377,12 +425,12 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot)
 		}
 		fi, err := os.Lstat(filepath.Join(c.Repo.Top, path))
 		if err == nil && fi.Mode().IsRegular() {
-			if fi.Size() > c.Cfg.MaxFileBytes {
-				snap.Skipped = append(snap.Skipped, store.Skip{Path: path, Bytes: fi.Size(), Reason: store.SkipTooBig})
+			if why := c.skipReason(path, fi.Size()); why != "" {
+				snap.Skipped = append(snap.Skipped, store.Skip{Path: path, Bytes: fi.Size(), Reason: why})
 				if e.kind != '?' {
-					// The private index holds an older, smaller version;
-					// left there, the checkpoint would claim content the
-					// file no longer has. The tree loses it: counted
+					// The private index holds an older version; left
+					// there, the checkpoint would claim content the
+					// file may no longer have. The tree loses it: counted
 					// as a deletion, as a comparison of the trees does.
 					sel.removals = append(sel.removals, path)
 					snap.Changes.Deleted++

@@ -349,9 +349,11 @@ func (c *Capturer) screen(ctx context.Context, items []*named, st *indexState, s
 		if it.skip || !it.present {
 			continue
 		}
-		if it.size > c.Cfg.MaxFileBytes {
-			it.skip = true
-			snap.Skipped = append(snap.Skipped, store.Skip{Path: it.path, Bytes: it.size, Reason: store.SkipTooBig})
+		if why := c.skipReason(it.path, it.size); why != "" && it.fi.Mode().IsRegular() {
+			snap.Skipped = append(snap.Skipped, store.Skip{Path: it.path, Bytes: it.size, Reason: why})
+			// As in a full scan, the tree does not claim the content the
+			// base has for it.
+			it.skip, it.present = !it.inBase, false
 			continue
 		}
 		total += it.size

@@ -75,6 +75,9 @@ type Cmd struct {
 	// of it being captured; used for commands whose output is for the user
 	// (diff), which also keep the user's config (pager, colors, drivers).
 	Stdout, Stderr io.Writer
+	// Warnings, when set, receives what git said on stderr when it
+	// succeeded (a failure's stderr is in its error).
+	Warnings *bytes.Buffer
 	// User keeps the user's configuration: no pinned -c options.
 	User bool
 	// Nested runs git in another repository (Dir): the variables that
@@ -189,6 +192,9 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 	}
 	err := cmd.Run()
 	if err == nil {
+		if c.Warnings != nil {
+			c.Warnings.Write(stderr.Bytes())
+		}
 		return stdout.Bytes(), nil
 	}
 	var exit *exec.ExitError

@@ -30,6 +30,7 @@ const (
 const (
 	LeftOutside      = "outside"
 	LeftTooBig       = "too_big"
+	LeftUnreadable   = "unreadable"
 	LeftSkipWork     = "skip_worktree"
 	LeftGitlink      = "gitlink"
 	LeftIgnoredInWay = "ignored_in_the_way"
@@ -177,17 +178,17 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 		}
 		p.Files = append(p.Files, fl)
 	}
-	p.Left = append(p.Left, tooBigHere(skipped, p, opts.Paths)...)
+	p.Left = append(p.Left, skippedHere(skipped, p, opts.Paths)...)
 	slices.SortFunc(p.Left, func(a, b Left) int { return strings.Compare(a.Path, b.Path) })
 	p.ID = p.digest()
 	return p, nil
 }
 
-// tooBigHere lists, as left, the files of the tree now that were too big to
-// capture and that the diff did not name: they are not in the checkpoint,
-// so the rewind does not delete them, and the result is not the
-// checkpoint exactly, which the user should know.
-func tooBigHere(skipped []store.Skip, p *Plan, paths []string) []Left {
+// skippedHere lists, as left, the paths of the tree now that were too big
+// or unreadable to capture and that the diff did not name: they are not in
+// the current snapshot, so the rewind does not touch them, and the result
+// is not the checkpoint exactly, which the user should know.
+func skippedHere(skipped []store.Skip, p *Plan, paths []string) []Left {
 	named := map[string]bool{}
 	for _, f := range p.Files {
 		named[f.Path] = true
@@ -197,11 +198,11 @@ func tooBigHere(skipped []store.Skip, p *Plan, paths []string) []Left {
 	}
 	var out []Left
 	for _, s := range skipped {
-		if s.Reason != store.SkipTooBig || named[s.Path] || !underAny(s.Path, paths) {
+		if (s.Reason != store.SkipTooBig && s.Reason != store.SkipUnreadable) || named[s.Path] || !underAny(s.Path, paths) {
 			continue
 		}
 		named[s.Path] = true
-		out = append(out, Left{Path: s.Path, Reason: LeftTooBig})
+		out = append(out, Left{Path: s.Path, Reason: reasonFor(s.Reason)})
 	}
 	return out
 }
@@ -226,6 +227,8 @@ func reasonFor(skip string) string {
 		return LeftSkipWork
 	case store.SkipNestedRepo:
 		return LeftGitlink
+	case store.SkipUnreadable:
+		return LeftUnreadable
 	}
 	return LeftTooBig
 }

@@ -42,6 +42,24 @@ func Setup(env *testscript.Env) error {
 	} {
 		env.Setenv(kv[0], kv[1])
 	}
+	// unprivileged CMD... runs CMD where file permissions apply: as root
+	// (CI runs tests as root) without the capabilities that bypass them,
+	// as anyone else as it is.
+	bin := filepath.Join(home, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(bin, "unprivileged"), []byte(unprivileged), 0o755); err != nil {
+		return err
+	}
+	env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 	env.Values[stateKey{}] = map[string]map[string]string{}
 	return nil
 }
+
+const unprivileged = `#!/bin/sh
+if [ "$(id -u)" = 0 ]; then
+	exec setpriv --bounding-set=-dac_override,-dac_read_search -- "$@"
+fi
+exec "$@"
+`

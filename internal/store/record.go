@@ -61,6 +61,7 @@ type Changes struct {
 // Skip reasons.
 const (
 	SkipTooBig       = "too_big"
+	SkipUnreadable   = "unreadable" // the user cannot read it (a file or a directory)
 	SkipSkipWorktree = "skip_worktree"
 	SkipNestedRepo   = "nested_repo_without_commit"
 )
