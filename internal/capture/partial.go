@@ -329,9 +329,8 @@ func (c *Capturer) screen(ctx context.Context, items []*named, st *indexState, s
 		// --no-index: the base tree, not the index, says what is tracked
 		// here; only paths the base lacks are asked about.
 		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"check-ignore", "--no-index", "-z", "--stdin"}, Stdin: check.Bytes()})
-		var ge *git.Error
-		if err != nil && !(errors.As(err, &ge) && ge.Stderr == "") {
-			return err // exit 1 with nothing said means "none is ignored"
+		if err != nil && !git.NoMatch(err) {
+			return err
 		}
 		ignored := map[string]bool{}
 		for _, p := range strings.Split(string(out), "\x00") {

@@ -278,10 +278,10 @@ func (s *session) checkRewind(ctx context.Context) ([]check, error) {
 func (s *session) checkRemotes(ctx context.Context) ([]check, error) {
 	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"config", "-z", "--get-regexp", `^remote\..*\.(mirror|push)$`}})
 	if err != nil {
-		if git.ExitCode(err) != 1 {
+		if !git.NoMatch(err) {
 			return nil, err
 		}
-		out = nil // exit 1: no such key
+		out = nil
 	}
 	var cs []check
 	for _, item := range strings.Split(string(out), "\x00") {

@@ -4,7 +4,6 @@ package config
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -58,8 +57,7 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 	c := Default()
 	out, err := r.Run(ctx, git.Cmd{Args: []string{"config", "-z", "--get-regexp", `^(checkpoint\.|core\.(autocrlf|eol|attributesfile)$)`}})
 	if err != nil {
-		// Exit status 1 means no key matched.
-		if ge, ok := asGitErr(err); ok && ge.Stderr == "" {
+		if git.NoMatch(err) {
 			return c, nil
 		}
 		return c, err
@@ -167,10 +165,4 @@ func ParseBool(s string) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("want true or false")
-}
-
-func asGitErr(err error) (*git.Error, bool) {
-	var ge *git.Error
-	ok := errors.As(err, &ge)
-	return ge, ok
 }

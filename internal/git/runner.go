@@ -253,6 +253,12 @@ func ExitCode(err error) int {
 	return -1
 }
 
+// NoMatch reports whether err is git's exit status 1, with which
+// `config --get-regexp` and `check-ignore` answer "nothing matched". What
+// git printed on stderr does not change that: a warning (a symlinked
+// .gitignore it will not follow) comes with the same answer.
+func NoMatch(err error) bool { return ExitCode(err) == 1 }
+
 // LockedWriter serializes the trace lines of git processes started at the
 // same time, for a Runner's Trace.
 type LockedWriter struct {

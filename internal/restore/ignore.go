@@ -2,7 +2,6 @@ package restore
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path"
 	"path/filepath"
@@ -89,9 +88,8 @@ func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []st
 	}
 	out, err = r.Run(ctx, git.Cmd{Args: []string{"check-ignore", "--no-index", "-z", "--stdin"},
 		Env: []string{"GIT_WORK_TREE=" + wt}, Stdin: []byte(in.String())})
-	var ge *git.Error
-	if errors.As(err, &ge) && ge.Stderr == "" {
-		return ignored, nil // exit status 1: nothing is ignored
+	if git.NoMatch(err) {
+		return ignored, nil
 	}
 	if err != nil {
 		return nil, err
