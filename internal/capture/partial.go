@@ -322,19 +322,24 @@ func (c *Capturer) screen(ctx context.Context, items []*named, st *indexState, s
 		case slices.Contains(st.SkipWork, it.path):
 			it.skip = true
 		case it.present && !it.inBase:
-			check.WriteString(it.path + "\x00")
+			check.WriteString("./" + it.path + "\x00")
 		}
 	}
 	if check.Len() > 0 {
-		// --no-index: the base tree, not the index, says what is tracked
-		// here; only paths the base lacks are asked about.
-		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"check-ignore", "--no-index", "-z", "--stdin"}, Stdin: check.Bytes()})
+		// Against the private index, as the full scan's walk is: a path
+		// it holds is tracked (a tracked file that matches .gitignore is
+		// captured), any other is judged by the rules. check-ignore
+		// reads its paths as pathspecs, where a leading ":" is magic and
+		// literal pathspecs are refused: "./" before each path keeps it
+		// a plain path, and comes back as it was given.
+		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"check-ignore", "-z", "--stdin"},
+			Index: c.privateIndex(), Stdin: check.Bytes()})
 		if err != nil && !git.NoMatch(err) {
 			return err
 		}
 		ignored := map[string]bool{}
 		for _, p := range strings.Split(string(out), "\x00") {
-			ignored[p] = true
+			ignored[strings.TrimPrefix(p, "./")] = true
 		}
 		for _, it := range items {
 			if it.present && !it.inBase && ignored[it.path] {

@@ -82,9 +82,11 @@ func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []st
 			return nil, err
 		}
 	}
+	// "./" keeps a name that starts with ":" from being read as pathspec
+	// magic; check-ignore gives each path back as it was given.
 	var in strings.Builder
 	for _, p := range paths {
-		in.WriteString(p + "\x00")
+		in.WriteString("./" + p + "\x00")
 	}
 	out, err = r.Run(ctx, git.Cmd{Args: []string{"check-ignore", "--no-index", "-z", "--stdin"},
 		Env: []string{"GIT_WORK_TREE=" + wt}, Stdin: []byte(in.String())})
@@ -96,7 +98,7 @@ func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []st
 	}
 	for _, p := range strings.Split(string(out), "\x00") {
 		if p != "" {
-			ignored[p] = true
+			ignored[strings.TrimPrefix(p, "./")] = true
 		}
 	}
 	return ignored, nil
