@@ -213,8 +213,9 @@ func removeEmptyDir(root int, rel string) {
 }
 
 // renameInto moves a staged file to rel with one rename, after making the
-// directories on its way. An empty directory in its place is removed
-// first; a non-empty one fails the rename.
+// directories on its way. A directory in its place that holds nothing but
+// empty directories (git sees none of them, so no checkpoint holds them)
+// is removed first; one that holds anything else fails the rename.
 func renameInto(root int, staged, rel string) error {
 	fd, base, err := dirAt(root, rel, true)
 	if err != nil {
@@ -223,9 +224,39 @@ func renameInto(root int, staged, rel string) error {
 	defer unix.Close(fd)
 	err = unix.Renameat(unix.AT_FDCWD, staged, fd, base)
 	if errors.Is(err, unix.EISDIR) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
-		if unix.Unlinkat(fd, base, unix.AT_REMOVEDIR) == nil {
+		if removeEmptyTree(fd, base) == nil {
 			err = unix.Renameat(unix.AT_FDCWD, staged, fd, base)
 		}
 	}
 	return err
+}
+
+// removeEmptyTree removes the directory name of dirfd when it holds only
+// directories that do so in turn, deepest first, never following a
+// symlink. Anything else stops it (ENOTEMPTY), with the empty directories
+// below left as they were or removed.
+func removeEmptyTree(dirfd int, name string) error {
+	fd, err := openDir(dirfd, name)
+	if err != nil {
+		return err
+	}
+	dir := os.NewFile(uintptr(fd), name)
+	defer dir.Close()
+	names, err := dir.Readdirnames(-1)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		var st unix.Stat_t
+		if err := unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			return err
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			return unix.ENOTEMPTY
+		}
+		if err := removeEmptyTree(fd, n); err != nil {
+			return err
+		}
+	}
+	return unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
 }

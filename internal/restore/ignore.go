@@ -30,8 +30,8 @@ func touchesIgnoreRules(files []File) bool {
 //
 // git reads .gitignore files only from a working tree, so the target's
 // are checked out into a scratch directory that check-ignore treats as
-// the working tree (--no-index: tracked paths are judged by the rules
-// too). Five git processes, paid only by plans that change a .gitignore.
+// the working tree. Five git processes, paid only by plans that change a
+// .gitignore.
 func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []string) (map[string]bool, error) {
 	ignored := map[string]bool{}
 	if len(paths) == 0 {
@@ -88,7 +88,9 @@ func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []st
 	for _, p := range paths {
 		in.WriteString("./" + p + "\x00")
 	}
-	out, err = r.Run(ctx, git.Cmd{Args: []string{"check-ignore", "--no-index", "-z", "--stdin"},
+	// Without --no-index: a path the real index holds is tracked, and git
+	// ignores no tracked file.
+	out, err = r.Run(ctx, git.Cmd{Args: []string{"check-ignore", "-z", "--stdin"},
 		Env: []string{"GIT_WORK_TREE=" + wt}, Stdin: []byte(in.String())})
 	if git.NoMatch(err) {
 		return ignored, nil

@@ -34,6 +34,10 @@ const (
 	LeftSkipWork     = "skip_worktree"
 	LeftGitlink      = "gitlink"
 	LeftIgnoredInWay = "ignored_in_the_way"
+	// LeftInWay is a path where the checkpoint has a file, but a path
+	// the plan leaves (kept as a person's, too big, unreadable) sits
+	// there or on the way to it.
+	LeftInWay = "in_the_way"
 	// LeftIgnored is a path the checkpoint's ignore rules ignore, which a
 	// rewind that also restores those rules therefore does not delete.
 	LeftIgnored = "ignored"
@@ -148,32 +152,50 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 			return nil, err
 		}
 	}
+	// First the reasons that need no look at the tree, then, knowing
+	// which deletions the plan really makes, what sits in the way of a
+	// write: a path left in place (ignored by the checkpoint's rules,
+	// kept as a person's) blocks a file that would replace it.
 	nested := nestedRepos{top: top, seen: map[string]bool{}}
-	for _, fl := range files {
+	left := map[string]string{}
+	for i := range files {
+		fl := &files[i]
 		fl.Change = changeOf(fl.OldMode, fl.Mode)
 		reason := leave[fl.Path]
 		if reason == "" && opts.Keep != nil {
-			reason = opts.Keep(fl)
+			reason = opts.Keep(*fl)
 		}
 		if reason == "" && (fl.OldMode == "160000" || fl.Mode == "160000" || nested.inside(fl.Path)) {
 			reason = LeftGitlink
 		}
-		if reason == "" && fl.Mode != "000000" && inTheWay(top, fl, deleted) {
-			reason = LeftIgnoredInWay
-		}
 		if reason == "" && ignored[fl.Path] {
 			reason = LeftIgnored
 		}
+		if reason == "" {
+			fl.Class = "unattributed"
+			if classify != nil {
+				fl.Class = classify(fl.Path)
+			}
+			if fl.Class == "outside" && opts.Outside == "keep" {
+				reason = LeftOutside
+			}
+		}
+		if reason != "" {
+			left[fl.Path] = reason
+		}
+	}
+	for p := range deleted {
+		if left[p] != "" {
+			delete(deleted, p)
+		}
+	}
+	for _, fl := range files {
+		reason := left[fl.Path]
+		if reason == "" && fl.Mode != "000000" {
+			reason = inTheWay(top, fl, deleted, left, opts.Paths)
+		}
 		if reason != "" {
 			p.Left = append(p.Left, Left{Path: fl.Path, Reason: reason})
-			continue
-		}
-		fl.Class = "unattributed"
-		if classify != nil {
-			fl.Class = classify(fl.Path)
-		}
-		if fl.Class == "outside" && opts.Outside == "keep" {
-			p.Left = append(p.Left, Left{Path: fl.Path, Reason: LeftOutside})
 			continue
 		}
 		p.Files = append(p.Files, fl)
@@ -255,41 +277,65 @@ func kind(mode string) string {
 	return "file"
 }
 
-// inTheWay reports whether something the checkpoints do not hold (an
-// ignored file or directory, or a symlink) sits where the rewind must write
-// fl or one of its leading directories. Such paths are left alone: ignored
-// files are never overwritten, and nothing is written through a symlink.
-func inTheWay(top string, fl File, deleted map[string]bool) bool {
+// inTheWay says why fl cannot be written, or "": something the plan does
+// not delete sits where the rewind must write fl or one of its leading
+// directories. Either the checkpoints do not hold it (an ignored file or
+// directory; ignored files are never overwritten, and nothing is written
+// through a symlink), or the plan leaves it (left, with its reasons).
+func inTheWay(top string, fl File, deleted map[string]bool, left map[string]string, paths []string) string {
+	// blocked is the reason for what sits at rel, which the plan does not
+	// delete: a path it leaves, one outside the paths a rewind of some
+	// paths was given, or one no snapshot holds (ignored).
+	blocked := func(rel string) string {
+		switch r := left[rel]; {
+		case r == "" && !underAny(rel, paths):
+			return LeftInWay
+		case r == "":
+			return LeftIgnoredInWay
+		case r == LeftIgnored || r == LeftIgnoredInWay:
+			return LeftIgnoredInWay
+		}
+		return LeftInWay
+	}
 	parts := strings.Split(fl.Path, "/")
 	for i := 1; i < len(parts); i++ {
 		dir := strings.Join(parts[:i], "/")
 		fi, err := os.Lstat(filepath.Join(top, dir))
 		if errors.Is(err, fs.ErrNotExist) {
-			return false // created by the rewind
+			return "" // created by the rewind
 		}
 		if err != nil {
-			return true
+			return LeftIgnoredInWay
 		}
 		if fi.IsDir() {
 			continue
 		}
 		// A file or symlink where a directory must be: fine only if the
 		// plan deletes it first.
-		return !deleted[dir]
+		if deleted[dir] {
+			return ""
+		}
+		return blocked(dir)
 	}
 	fi, err := os.Lstat(filepath.Join(top, fl.Path))
 	if errors.Is(err, fs.ErrNotExist) {
-		return false
+		return ""
 	}
 	if err != nil {
-		return true
+		return LeftIgnoredInWay
 	}
 	if fi.IsDir() {
-		return !onlyDeleted(top, fl.Path, deleted)
+		if rel := firstKept(top, fl.Path, deleted); rel != "" {
+			return blocked(rel)
+		}
+		return ""
 	}
-	// Something is there that the current snapshot does not hold: an
-	// ignored file.
-	return fl.OldMode == "000000"
+	if fl.OldMode == "000000" {
+		// Something is there that the current snapshot does not hold: an
+		// ignored file.
+		return LeftIgnoredInWay
+	}
+	return ""
 }
 
 // nestedRepos finds the nested repositories on a path's way. A directory
@@ -319,26 +365,28 @@ func (n nestedRepos) inside(rel string) bool {
 	return false
 }
 
-// onlyDeleted reports whether the directory dir holds nothing but files the
-// plan deletes, so that it will be empty and removed before fl is written.
-func onlyDeleted(top, dir string, deleted map[string]bool) bool {
-	ok := true
+// firstKept returns a file below the directory dir that the plan does not
+// delete, or "" when it holds nothing else (empty directories included:
+// the rewind removes those), so that it will be gone before fl is written.
+func firstKept(top, dir string, deleted map[string]bool) string {
+	kept := ""
 	filepath.WalkDir(filepath.Join(top, dir), func(path string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(top, path)
+		rel = filepath.ToSlash(rel)
 		if err != nil {
-			ok = false
+			kept = rel
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
 			return nil
 		}
-		rel, _ := filepath.Rel(top, path)
-		if !deleted[filepath.ToSlash(rel)] {
-			ok = false
+		if !deleted[rel] {
+			kept = rel
 			return filepath.SkipAll
 		}
 		return nil
 	})
-	return ok
+	return kept
 }
 
 // digest is the plan id: "p1-" and 16 hex digits of the SHA-256 of the
