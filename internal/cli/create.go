@@ -26,7 +26,10 @@ func (c *createCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return err
 	}
 	defer unlock()
-	opts := capture.Options{Reason: store.ReasonManual, Label: c.Message}
+	// A label names a moment the person cares about: it gets a checkpoint
+	// of its own even when the tree is unchanged, rather than being lost
+	// in a reuse.
+	opts := capture.Options{Reason: store.ReasonManual, Label: c.Message, NoDedup: c.Message != ""}
 	if opts.Only, err = s.rels(c.Changed); err != nil {
 		return err
 	}
