@@ -82,6 +82,16 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 		if rec.Changes, err = c.countChanges(ctx, last.Tree, snap.Tree); err != nil {
 			return nil, err
 		}
+	default:
+		// The first checkpoint counts what changed since the last commit
+		// (everything, with no commit yet).
+		from := c.Repo.Head
+		if from == "" {
+			from = objectID("tree", nil, len(snap.Tree))
+		}
+		if rec.Changes, err = c.countChanges(ctx, from, snap.Tree); err != nil {
+			return nil, err
+		}
 	}
 	// HEAD is a parent (it records HEAD and keeps an agent's commits
 	// reachable after --reset-head); the previous checkpoint is not: it is
