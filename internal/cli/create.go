@@ -50,9 +50,9 @@ func (s *session) printCreated(rec *store.Record) error {
 	}
 	if rec.Reused {
 		s.out.Printf("%s (reused: the tree and HEAD are unchanged)\n", rec.ID)
-		return nil
+	} else {
+		s.out.Printf("%s %s\n", rec.ID, changes(rec.Changes))
 	}
-	s.out.Printf("%s %s\n", rec.ID, changes(rec.Changes))
 	for _, sk := range rec.Skipped {
 		if sk.Reason != store.SkipSkipWorktree {
 			s.out.Printf("  skipped %s (%s)\n", fault.Quote(sk.Path), skipText(sk))

@@ -200,16 +200,17 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 		}
 		p.Files = append(p.Files, fl)
 	}
-	p.Left = append(p.Left, skippedHere(skipped, p, opts.Paths)...)
+	p.Left = append(p.Left, skippedHere(append(slices.Clone(skipped), target.Skipped...), p, opts.Paths)...)
 	slices.SortFunc(p.Left, func(a, b Left) int { return strings.Compare(a.Path, b.Path) })
 	p.ID = p.digest()
 	return p, nil
 }
 
-// skippedHere lists, as left, the paths of the tree now that were too big
-// or unreadable to capture and that the diff did not name: they are not in
-// the current snapshot, so the rewind does not touch them, and the result
-// is not the checkpoint exactly, which the user should know.
+// skippedHere lists, as left, the paths that were too big or unreadable to
+// capture, now or in the checkpoint, and that the diff did not name: the
+// rewind does not touch one that is there now (the current snapshot does
+// not hold it) and cannot bring back one the checkpoint does not hold, so
+// the result is not the checkpoint exactly, which the user should know.
 func skippedHere(skipped []store.Skip, p *Plan, paths []string) []Left {
 	named := map[string]bool{}
 	for _, f := range p.Files {
