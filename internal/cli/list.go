@@ -16,6 +16,10 @@ type listCmd struct {
 }
 
 func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
+	if c.Count < 1 {
+		return fault.New("invalid.usage", "-n takes a count of 1 or more, not %d", c.Count).
+			WithHint("'git checkpoint list --all' shows every checkpoint")
+	}
 	s, err := open(ctx, sys, g)
 	if err != nil {
 		return err
@@ -42,6 +46,10 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 			recs = []*store.Record{}
 		}
 		return s.out.JSON(map[string]any{"checkpoints": recs})
+	}
+	if len(recs) == 0 && c.Session != "" {
+		s.out.Printf("no checkpoint of session %s\n", fault.Quote(c.Session))
+		return nil
 	}
 	if len(recs) == 0 {
 		s.out.Printf("no checkpoints yet: take one with 'git checkpoint'\n")

@@ -11,13 +11,27 @@ import (
 var (
 	idPattern  = regexp.MustCompile(`^[kt][1-9][0-9]{0,17}$`)
 	hexPattern = regexp.MustCompile(`^[0-9a-f]{4,64}$`)
+	// numbered is the syntax of k<n> and t<n>: a well-formed id that
+	// names nothing (k0, k99999999999999999999) is not_found, while one
+	// that is no id at all (kx, k-1, ../x) is a usage error.
+	numbered = regexp.MustCompile(`^[kt][0-9]+$`)
 )
+
+// errBadID is an argument that has no checkpoint id's syntax.
+func errBadID(id string) error {
+	return fault.New("invalid.checkpoint_id", "%s is not a checkpoint id", fault.Quote(id)).
+		WithHint("ids are k<n>, t<n>, @ or a checkpoint commit (4 or more hex digits); list them with 'git checkpoint list'").
+		WithData(map[string]string{"id": id})
+}
 
 // resolve finds the checkpoint an id names: k<n>, t<n> (the start of turn
 // n), @ (the newest), or a unique prefix of a checkpoint commit. The
 // checkpoint's ref must still point at its commit: a moved or deleted ref
 // makes the id not_found rather than trusting either side.
 func resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, error) {
+	if id != "@" && !numbered.MatchString(id) && !hexPattern.MatchString(strings.ToLower(id)) {
+		return nil, errBadID(id)
+	}
 	var r *store.Record
 	switch {
 	case id == "@":

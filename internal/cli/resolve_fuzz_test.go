@@ -32,7 +32,7 @@ func fuzzJournal() (*store.Journal, map[int]string) {
 
 // FuzzResolve feeds resolve arbitrary ids. It must never panic, and it
 // must only ever return a checkpoint whose ref still points at its commit
-// and that the id names; anything else is not_found or ambiguous.
+// and that the id names; anything else is not_found, ambiguous or no id at all.
 func FuzzResolve(f *testing.F) {
 	for _, id := range []string{"k1", "k2", "k3", "k4", "k5", "t1", "t2", "t3", "@", "abcd", "abcd1", "0123",
 		"ABCD2222", "k0", "k01", "k999999999999999999", "k18446744073709551616", "t-1", "", " k1", "k1\n",
@@ -44,7 +44,7 @@ func FuzzResolve(f *testing.F) {
 		r, err := resolve(j, refs, id)
 		if err != nil {
 			var fe *fault.Error
-			if !errors.As(err, &fe) || (fe.Code != "not_found.checkpoint" && fe.Code != "invalid.ambiguous_id") {
+			if !errors.As(err, &fe) || (fe.Code != "not_found.checkpoint" && fe.Code != "invalid.ambiguous_id" && fe.Code != "invalid.checkpoint_id") {
 				t.Fatalf("resolve(%q): %v, not a not_found or ambiguous error", id, err)
 			}
 			if strings.ContainsAny(fe.Message, "\n\r") {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -261,6 +262,12 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 				return nil, fault.New("not_found.checkpoint", "there are no checkpoints of this working tree yet").
 					WithHint("take one with 'git checkpoint', or set up your agent's hooks with 'git checkpoint install AGENT'")
 			}
+			if to := rewoundTo(j); to <= j.MaxN() {
+				// Right after a rewind only older checkpoints count, so
+				// that a second bare rewind goes further back.
+				return nil, fault.New("not_found.checkpoint", "no checkpoint before k%d, where the last rewind went, differs from the working tree", to).
+					WithHint("name the checkpoint to go to ('git checkpoint list' shows them), or undo that rewind with 'git rewind --undo'")
+			}
 			return nil, fault.New("not_found.checkpoint", "no checkpoint differs from the working tree").
 				WithHint("list them with 'git checkpoint list'")
 		}
@@ -275,6 +282,9 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 		return nil, err
 	}
 	if pr.plan, err = pr.compute(ctx, s, opts); err != nil {
+		return nil, err
+	}
+	if err := s.checkPaths(pr.plan, opts.Paths); err != nil {
 		return nil, err
 	}
 	if err := pr.plan.AddRaw(ctx, s.git, pr.snap.Raw); err != nil {
@@ -292,6 +302,41 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 func (pr *prepared) compute(ctx context.Context, s *session, opts restore.Options) (*restore.Plan, error) {
 	opts.Keep = s.keepHookConfig(ctx)
 	return restore.Compute(ctx, s.git, s.repo.Top, pr.snap.Tree, s.repo.Head, pr.snap.Skipped, pr.target, opts, pr.classify)
+}
+
+// checkPaths refuses a PATH that names nothing: neither the working tree
+// nor the plan (which holds every path the checkpoint has and the tree
+// lacks) has it or anything below it. "Already matches" would hide a typo.
+func (s *session) checkPaths(plan *restore.Plan, paths []string) error {
+	var missing []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(s.repo.Top, p)); err == nil {
+			continue
+		}
+		named := false
+		for _, f := range plan.Paths() {
+			named = named || f == p || strings.HasPrefix(f, p+"/")
+		}
+		for _, l := range plan.Left {
+			named = named || l.Path == p || strings.HasPrefix(l.Path, p+"/")
+		}
+		if !named {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		quoted := make([]string, len(missing))
+		for i, p := range missing {
+			quoted[i] = fault.Quote(p)
+		}
+		return fault.New("not_found.path", "%s: in neither %s nor the working tree", strings.Join(quoted, ", "), plan.Target.ID).
+			WithHint("paths are relative to the current directory; 'git checkpoint show " + plan.Target.ID + "' and 'git ls-tree -r " + plan.Target.Commit[:12] + "' list what it holds").
+			WithData(map[string][]string{"paths": missing})
+	}
+	return nil
 }
 
 // keepHookConfig leaves the agents' settings files in the tree that hold
@@ -566,6 +611,9 @@ func (c *rewindCLI) checkFlags() error {
 		return bad("--reset-head restores the whole tree: it takes no paths")
 	case c.Worktree != "" && (c.Undo || c.ResetHead || c.Plan != "" || c.Force || len(c.Paths) > 0):
 		return bad("--worktree leaves this tree alone: it takes no --undo, --reset-head, --plan, --force or paths")
+	case c.Plan != "" && !restore.IsPlanID(c.Plan):
+		return fault.New("invalid.plan", "%s is not a plan id", fault.Quote(c.Plan)).
+			WithHint("plan ids look like p1- and 16 hex digits; 'git rewind ID --dry-run' prints one")
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -389,6 +390,11 @@ func firstKept(top, dir string, deleted map[string]bool) string {
 	})
 	return kept
 }
+
+var planIDPattern = regexp.MustCompile(`^p1-[0-9a-f]{16}$`)
+
+// IsPlanID reports whether id has the form digest gives plan ids.
+func IsPlanID(id string) bool { return planIDPattern.MatchString(id) }
 
 // digest is the plan id: "p1-" and 16 hex digits of the SHA-256 of the
 // canonical JSON of everything the plan depends on.
