@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -70,7 +71,13 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 				code = e.code
 				return
 			}
-			panic(r)
+			// A bug of ours: say so as an error, not as a stack trace,
+			// which only GIT_CHECKPOINT_TRACE asks for.
+			if sys.Getenv("GIT_CHECKPOINT_TRACE") != "" {
+				fmt.Fprintf(sys.Stderr, "%v\n%s", r, debug.Stack())
+			}
+			code = report(prog, globals, sys, fault.New("failed.internal", "internal error: %v", r).
+				WithHint("this is a bug in git-checkpoint: 'git checkpoint doctor' checks the store; run the command again with GIT_CHECKPOINT_TRACE=1 to see where, and report it"))
 		}
 	}()
 	kctx, err := parser.Parse(args)

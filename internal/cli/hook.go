@@ -85,10 +85,21 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if ev.Reason == "" || !s.cfg.Enabled {
 		return nil
 	}
-	if err := h.capture(ctx, s, ev, logf); err != nil {
+	if err := h.captureLogged(ctx, s, ev, logf); err != nil {
 		logf("no checkpoint: %v", err)
 	}
 	return nil
+}
+
+// captureLogged is capture, with a bug of ours that panics turned into an
+// error for hook.log: a hook exits 0 and prints nothing, whatever happens.
+func (h *hookCmd) captureLogged(ctx context.Context, s *session, ev *agents.Event, logf func(string, ...any)) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return h.capture(ctx, s, ev, logf)
 }
 
 // capture takes the event's checkpoint, numbering a new turn at its start

@@ -59,6 +59,15 @@ type rewindResult struct {
 	Unexpected []string       `json:"unexpected,omitempty"` // paths that made exact false
 	Partial    bool           `json:"partial,omitempty"`    // the target is a partial checkpoint
 	Resume     any            `json:"resume"`
+	// Refused is, for a dry run, the error applying the plan now would
+	// stop with (an outside edit, an operation in progress).
+	Refused *refusal `json:"refused,omitempty"`
+}
+
+type refusal struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
 }
 
 type headNote struct {
@@ -81,6 +90,25 @@ type prepared struct {
 	// move is what happens to HEAD and the index (--reset-head, or the
 	// --undo of a rewind that moved them); nil when they stay.
 	move *headMove
+	// refused is the preflight conflict that would stop this plan from
+	// being applied; only a dry run gets this far with one, and shows
+	// the plan with it.
+	refused *fault.Error
+}
+
+// refuse records a preflight conflict for a dry run, which still shows
+// its plan and exits 0, and returns it to stop anything else.
+func (c *rewindCLI) refuse(pr *prepared, err error) error {
+	if err == nil {
+		return nil
+	}
+	if fe := fault.As(err); c.DryRun && fe.Class() == fault.Conflict {
+		if pr.refused == nil {
+			pr.refused = fe
+		}
+		return nil
+	}
+	return err
 }
 
 func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -117,8 +145,10 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		unlock()
 		return err
 	}
-	if outside := outsidePaths(pr.plan); opts.Outside == "refuse" && len(outside) > 0 {
-		if c.DryRun || c.Yes || c.Plan != "" || !s.interactive() {
+	if outside := outsidePaths(pr.plan); opts.Outside == "refuse" && len(outside) > 0 && c.DryRun {
+		c.refuse(pr, outsideEdits(pr.target.ID, outside))
+	} else if opts.Outside == "refuse" && len(outside) > 0 {
+		if c.Yes || c.Plan != "" || !s.interactive() {
 			unlock()
 			if !s.out.json {
 				s.printPlan(ctx, pr, true, nil)
@@ -235,14 +265,20 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 		}
 	}
 	if started != nil && !ended && !c.Undo && !c.Force {
-		return nil, fault.New("conflict.interrupted_rewind", "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
+		err := c.refuse(pr, fault.New("conflict.interrupted_rewind", "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
 			WithHint("undo it with 'git rewind --undo' (back to safety checkpoint " + started.Safety + "), or pass --force to rewind anyway").
-			WithData(map[string]string{"target": started.Target, "safety": started.Safety})
+			WithData(map[string]string{"target": started.Target, "safety": started.Safety}))
+		if err != nil {
+			return nil, err
+		}
 	}
 	if op := s.repo.Operation(); op != "" {
-		return nil, fault.New("conflict.git_operation", "a %s is in progress", op).
-			WithHint("finish or abort it first (git " + op + " --continue / --abort); a rewind now would mix its files with the " + op + "'s").
-			WithData(map[string]string{"operation": op})
+		err := c.refuse(pr, fault.New("conflict.git_operation", "a %s is in progress", op).
+			WithHint("finish or abort it first (git "+op+" --continue / --abort); a rewind now would mix its files with the "+op+"'s").
+			WithData(map[string]string{"operation": op}))
+		if err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case c.ResetHead && pr.target != nil:
@@ -250,7 +286,7 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	case c.Undo && undone != nil:
 		pr.move, err = s.undoHeadMove(undone)
 	}
-	if err != nil {
+	if err = c.refuse(pr, err); err != nil {
 		return nil, err
 	}
 	if pr.snap, err = s.cap.Snapshot(ctx, j); err != nil {
@@ -274,7 +310,7 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	}
 	if c.ResetHead && pr.move == nil && s.repo.Head != pr.target.Head {
 		// The target came from the default choice, after the snapshot.
-		if pr.move, err = s.planHeadMove(ctx, pr.target); err != nil {
+		if pr.move, err = s.planHeadMove(ctx, pr.target); c.refuse(pr, err) != nil {
 			return nil, err
 		}
 	}

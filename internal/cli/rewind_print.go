@@ -99,6 +99,12 @@ func (s *session) printPlan(ctx context.Context, pr *prepared, dry bool, done *a
 	} else {
 		o.Printf("a safety checkpoint is taken first; undo with: git rewind --undo\n")
 	}
+	if fe := pr.refused; fe != nil {
+		o.Printf("%s applying this plan now is refused: %s\n", o.Paint("red", "note:"), fe.Message)
+		for _, h := range fe.Hints {
+			o.Printf("  %s\n", h)
+		}
+	}
 	return nil
 }
 
@@ -120,6 +126,9 @@ func (s *session) planDoc(ctx context.Context, pr *prepared, dry bool, done *app
 	}
 	if done != nil {
 		res.Safety, res.Exact, res.Unexpected = done.safety, &done.exact, done.unexpected
+	}
+	if fe := pr.refused; fe != nil {
+		res.Refused = &refusal{Code: fe.Code, Message: fe.Message, Data: fe.Data}
 	}
 	return res, nil
 }
