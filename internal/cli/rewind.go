@@ -266,7 +266,7 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	}
 	if started != nil && !ended && !c.Undo && !c.Force {
 		err := c.refuse(pr, fault.New("conflict.interrupted_rewind", "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
-			WithHint("undo it with 'git rewind --undo' (back to safety checkpoint " + started.Safety + "), or pass --force to rewind anyway").
+			WithHint("undo it with 'git rewind --undo' (back to safety checkpoint "+started.Safety+"), or pass --force to rewind anyway").
 			WithData(map[string]string{"target": started.Target, "safety": started.Safety}))
 		if err != nil {
 			return nil, err
