@@ -519,15 +519,19 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	// of the plan rather than of the tree. A write elsewhere by someone
 	// else during the rewind goes unseen here, as it could a moment
 	// later; the next scan takes it. See docs/speed.md.
+	// So the checkpoint is recorded as a whole one: marked partial, every
+	// rewind's own checkpoint would carry a warning nobody can act on.
 	snap, err := s.cap.SnapshotPaths(ctx, pr.j, pr.plan.Paths(), pr.target.Tree)
 	if err != nil {
 		return err
 	}
+	scannedPlanOnly := snap.Partial
+	snap.Partial = false
 	after, err := s.cap.Record(ctx, pr.j, snap, capture.Options{Reason: store.ReasonRewind, Label: "after rewind to " + pr.target.ID})
 	if err != nil {
 		return err
 	}
-	unexpected, err := s.verify(ctx, pr, after)
+	unexpected, err := s.verify(ctx, pr, after, scannedPlanOnly)
 	if err != nil {
 		return err
 	}
@@ -553,7 +557,7 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 // nothing else changed but the paths the plan left (those were not touched,
 // but a rewound .gitignore can make them visible). It returns the paths
 // that break this, sorted; none means exact.
-func (s *session) verify(ctx context.Context, pr *prepared, afterRec *store.Record) ([]string, error) {
+func (s *session) verify(ctx context.Context, pr *prepared, afterRec *store.Record, planOnly bool) ([]string, error) {
 	after := afterRec.Tree
 	odd := map[string]bool{}
 	if afterRec.Raw != pr.target.Raw {
@@ -584,7 +588,7 @@ func (s *session) verify(ctx context.Context, pr *prepared, afterRec *store.Reco
 			}
 		}
 	}
-	if afterRec.Partial {
+	if planOnly {
 		// A partial capture of the plan's paths differs from the safety
 		// checkpoint in planned paths only: nothing else to compare.
 		return slices.Sorted(maps.Keys(odd)), nil
