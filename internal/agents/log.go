@@ -39,14 +39,19 @@ func Log(stateDir string, now time.Time, agent, event, msg string) {
 
 // oneLine keeps a name from an event on one short line.
 func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
+	s = printable(s)
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	return s
+}
+
+// printable replaces control characters, so that s stays one line.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {
 			return '?'
 		}
 		return r
 	}, s)
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	return s
 }

@@ -39,10 +39,23 @@ func TakeNote(stateDir string) (string, bool) {
 
 // Context is what a hook prints to add text to the model's context: the
 // hookSpecificOutput form, which Claude Code and Codex read on
-// UserPromptSubmit and Gemini CLI on BeforeAgent.
-func Context(event, text string) []byte {
-	doc := map[string]any{"hookSpecificOutput": map[string]string{
-		"hookEventName": event, "additionalContext": text}}
+// UserPromptSubmit and Gemini CLI on BeforeAgent. message, when not
+// empty, goes to the person as systemMessage, which Claude Code shows.
+func Context(event, text, message string) []byte {
+	doc := map[string]any{}
+	if text != "" {
+		doc["hookSpecificOutput"] = map[string]string{"hookEventName": event, "additionalContext": text}
+	}
+	if message != "" {
+		doc["systemMessage"] = message
+	}
+	if len(doc) == 0 {
+		return nil
+	}
 	b, _ := json.Marshal(doc)
 	return append(b, '\n')
 }
+
+// ShowsMessages reports whether agent shows a hook's systemMessage to its
+// person (Claude Code does; the others are not known to).
+func ShowsMessages(agent string) bool { return agent == Claude }

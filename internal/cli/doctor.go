@@ -61,7 +61,7 @@ func (c *doctorCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		}
 	}
 	for _, f := range []func(context.Context) ([]check, error){
-		s.checkGit, s.checkJournal, s.checkRewind, s.checkRemotes, s.checkHooks,
+		s.checkGit, s.checkJournal, s.checkRewind, s.checkRemotes, s.checkHooks, s.checkHookFailures,
 	} {
 		cs, err := f(ctx)
 		if err != nil {
@@ -344,6 +344,17 @@ func (s *session) installedHooks(ctx context.Context) []string {
 		}
 	}
 	return installed
+}
+
+// checkHookFailures reports hooks that run but take no checkpoint: the
+// agent goes on, unprotected, and only hook.log says why.
+func (s *session) checkHookFailures(ctx context.Context) ([]check, error) {
+	f := s.hookFailures()
+	if f == nil {
+		return []check{{Name: "hook_failures", OK: true, Message: "hook calls: the last ones took their checkpoints"}}, nil
+	}
+	return []check{{Name: "hook_failures", Message: "hook calls: " + f.describe(s.sys.Now()),
+		Fix: "read " + fault.Quote(filepath.Join(s.store.Dir, "hook.log")) + " for the causes; this clears at the next hook call that takes its checkpoint"}}, nil
 }
 
 // checkHooks finds installed hooks that call git-checkpoint and checks the

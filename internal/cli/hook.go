@@ -71,22 +71,33 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 			agents.Log(s.store.Dir, sys.Now(), h.Agent, name, fmt.Sprintf(format, args...))
 		}
 	}
+	failed := func(format string, args ...any) {
+		logf(format, args...)
+		if s.store.Init() == nil {
+			agents.Failed(s.store.Dir, agents.Failure{At: sys.Now(), Agent: h.Agent, Event: name, Message: fmt.Sprintf(format, args...)})
+		}
+	}
 	if parseErr != nil {
-		logf("ignored: %v", parseErr)
+		failed("ignored: %v", parseErr)
 		return nil
 	}
 	ctx, cancelAll := context.WithDeadline(base, started.Add(s.cfg.HookTimeout))
 	defer cancelAll()
-	if ev.NoteEvent != "" {
-		if text, ok := agents.TakeNote(s.store.Dir); ok {
-			sys.Stdout.Write(agents.Context(ev.NoteEvent, text))
+	if ev.Reason != "" && s.cfg.Enabled {
+		if err := h.captureLogged(ctx, s, ev, logf); err != nil {
+			failed("no checkpoint: %v", err)
+		} else {
+			agents.Worked(s.store.Dir)
 		}
 	}
-	if ev.Reason == "" || !s.cfg.Enabled {
-		return nil
-	}
-	if err := h.captureLogged(ctx, s, ev, logf); err != nil {
-		logf("no checkpoint: %v", err)
+	if ev.NoteEvent != "" {
+		// After the capture, so that a failure of this one is told too.
+		text, _ := agents.TakeNote(s.store.Dir)
+		message := ""
+		if agents.ShowsMessages(h.Agent) {
+			message = agents.Untold(s.store.Dir)
+		}
+		sys.Stdout.Write(agents.Context(ev.NoteEvent, text, message))
 	}
 	return nil
 }

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -30,6 +33,29 @@ type statusDoc struct {
 	DiskBytes int64 `json:"disk_bytes"`
 	// Hooks are the agent settings and git hooks that call git-checkpoint.
 	Hooks []string `json:"hooks"`
+	// HookFailures, when hooks fail, counts the calls that took no
+	// checkpoint since the last one that did, with the last failure.
+	HookFailures *hookFailures `json:"hook_failures,omitempty"`
+}
+
+type hookFailures struct {
+	Count int             `json:"count"`
+	Last  *agents.Failure `json:"last"`
+}
+
+// hookFailures reads what the hooks recorded; nil while they work.
+func (s *session) hookFailures() *hookFailures {
+	h := agents.ReadHealth(s.store.Dir)
+	if h.Failures == 0 || h.Last == nil {
+		return nil
+	}
+	return &hookFailures{Count: h.Failures, Last: h.Last}
+}
+
+// describe says what failing hooks mean, for status and doctor.
+func (f *hookFailures) describe(now time.Time) string {
+	return fmt.Sprintf("%d %s took no checkpoint since the last one that did; the last, %s (%s %s): %s",
+		f.Count, plural(f.Count, "hook call", "hook calls"), age(now, f.Last.At), f.Last.Agent, f.Last.Event, f.Last.Message)
 }
 
 func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -55,6 +81,7 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if doc.Hooks = s.installedHooks(ctx); doc.Hooks == nil {
 		doc.Hooks = []string{}
 	}
+	doc.HookFailures = s.hookFailures()
 	if s.out.json {
 		return s.out.JSON(doc)
 	}
@@ -73,6 +100,10 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	for _, h := range doc.Hooks {
 		s.out.Printf("hooks        %s\n", fault.Quote(h))
+	}
+	if f := doc.HookFailures; f != nil {
+		s.out.Printf("%s %s (see %s)\n", s.out.Paint("red", "hooks FAIL  "), f.describe(sys.Now()),
+			fault.Quote(filepath.Join(s.store.Dir, "hook.log")))
 	}
 	if r := doc.Interrupted; r != nil {
 		s.out.Printf("%s  a rewind to %s was interrupted; undo it with 'git rewind --undo' (safety checkpoint %s)\n",
