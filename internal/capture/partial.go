@@ -110,7 +110,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	}
 	st := c.loadState()
 	snap := &Snapshot{Partial: true, Known: true, Skipped: st.skipped(), Submodules: base.Submodules}
-	if err := c.screen(ctx, items, st, snap); err != nil {
+	if ok, err := c.screen(ctx, items, st, snap); err != nil || !ok {
 		return nil, false, err
 	}
 	index, err := c.hashNamed(ctx, items)
@@ -314,37 +314,47 @@ func (c *Capturer) baseTrees(ctx context.Context, root string, items []*named, h
 }
 
 // screen marks the paths the full scan would not capture: skip-worktree
-// ones, new ones that are ignored, and files over the size limits.
-func (c *Capturer) screen(ctx context.Context, items []*named, st *indexState, snap *Snapshot) error {
+// ones, ignored ones, and files over the size limits or unreadable. It
+// reports false when only a full scan can say (a big file the base holds).
+func (c *Capturer) screen(ctx context.Context, items []*named, st *indexState, snap *Snapshot) (bool, error) {
 	var check bytes.Buffer
 	for _, it := range items {
 		switch {
 		case slices.Contains(st.SkipWork, it.path):
 			it.skip = true
-		case it.present && !it.inBase:
+		case it.present:
 			check.WriteString("./" + it.path + "\x00")
 		}
 	}
 	if check.Len() > 0 {
-		// Against the private index, as the full scan's walk is: a path
-		// it holds is tracked (a tracked file that matches .gitignore is
-		// captured), any other is judged by the rules. check-ignore
-		// reads its paths as pathspecs, where a leading ":" is magic and
-		// literal pathspecs are refused: "./" before each path keeps it
-		// a plain path, and comes back as it was given.
-		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"check-ignore", "-z", "--stdin"},
-			Index: c.privateIndex(), Stdin: check.Bytes()})
+		// Against the real index, as the full scan after a change of the
+		// rules is (it re-seeds the private index from the real one): a
+		// path the real index holds is tracked, and a tracked file that
+		// matches .gitignore is captured; any other is judged by the
+		// rules, so one captured before and ignored now leaves the tree.
+		// check-ignore reads its paths as pathspecs, where a leading ":"
+		// is magic and literal pathspecs are refused: "./" before each
+		// path keeps it a plain path, and comes back as it was given.
+		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"check-ignore", "-z", "--stdin"}, Stdin: check.Bytes()})
 		if err != nil && !git.NoMatch(err) {
-			return err
+			return false, err
 		}
 		ignored := map[string]bool{}
 		for _, p := range strings.Split(string(out), "\x00") {
 			ignored[strings.TrimPrefix(p, "./")] = true
 		}
 		for _, it := range items {
-			if it.present && !it.inBase && ignored[it.path] {
-				it.skip = true
+			if it.present && ignored[it.path] {
+				it.skip, it.present = !it.inBase, false
 			}
+		}
+	}
+	for _, it := range items {
+		if it.present && it.inBase && it.fi.Mode().IsRegular() && it.size > c.Cfg.MaxFileBytes {
+			// The full scan keeps a big file the index holds while it is
+			// unchanged and drops it once it changes; only a scan can
+			// tell which.
+			return false, nil
 		}
 	}
 	var total int64
@@ -364,9 +374,9 @@ func (c *Capturer) screen(ctx context.Context, items []*named, st *indexState, s
 		added = append(added, sized{it.path, it.size})
 	}
 	if total > c.Cfg.MaxTotalBytes {
-		return c.tooLarge(total, added)
+		return false, c.tooLarge(total, added)
 	}
-	return nil
+	return true, nil
 }
 
 // hashNamed stores the present paths' content through a temporary index

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -46,6 +47,23 @@ type Globals struct {
 	Color string `enum:"auto,always,never" default:"auto" help:"Color output: auto, always or never (NO_COLOR is honoured)."`
 }
 
+// rawString decodes a string argument as the bytes it is. Kong's own
+// string mapper goes through JSON, which turns bytes that are not UTF-8
+// into U+FFFD: a file name that is not UTF-8 given to --changed, run or
+// -C named another file, or none.
+var rawString = kong.MapperFunc(func(ctx *kong.DecodeContext, target reflect.Value) error {
+	t, err := ctx.Scan.PopValue("string")
+	if err != nil {
+		return err
+	}
+	v, ok := t.Value.(string)
+	if !ok {
+		return fmt.Errorf("expected a string but got %v", t.Value)
+	}
+	target.SetString(v)
+	return nil
+})
+
 // exitSignal carries kong's request to exit (after --help) out of Parse.
 type exitSignal struct{ code int }
 
@@ -61,6 +79,7 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 		kong.Exit(func(c int) { panic(exitSignal{c}) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
 		kong.Bind(sys),
+		kong.KindMapper(reflect.String, rawString),
 	)
 	if err != nil {
 		return report(prog, globals, sys, fault.Wrap(err, "failed.internal", "bad command grammar"))
