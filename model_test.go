@@ -1,0 +1,556 @@
+package checkpoint_test
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"math/rand"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The model-based test drives capture and rewind with random edits of
+// every kind and checks each step against a model of the tree that is
+// computed from the filesystem and git's own rules, never from the
+// product: what a checkpoint must hold is what `git ls-files --cached
+// --others --exclude-standard` lists, hashed here as git would; a rewind
+// must leave every ignored file, the index, HEAD and the refs as they
+// were, and give back the checkpoint's files except those it says it
+// left; an undo must give back the whole tree, ignored files included; a
+// dry run's plan must be the plan applied.
+//
+// go test -run TestModel runs a few seeded scenarios (CI); -model.runs,
+// -model.steps and -model.seed run more, or one again. A failure prints
+// its seed and the shortest list of steps found that still fails.
+var (
+	modelRuns  = flag.Int("model.runs", 6, "random scenarios TestModel runs")
+	modelSteps = flag.Int("model.steps", 40, "steps per scenario")
+	modelSeed  = flag.Int64("model.seed", 0, "run this seed only (0: seeds 1..model.runs)")
+)
+
+// mop is one step of a scenario.
+type mop struct {
+	kind    string // write, remove, symlink, nest, ignore, commit, checkpoint, partial, rewind, paths, undo
+	path    string
+	data    string
+	exec    bool
+	target  int // rewind: which checkpoint, modulo how many there are
+	another string
+}
+
+func (o mop) String() string {
+	switch o.kind {
+	case "write":
+		mode := ""
+		if o.exec {
+			mode = " (+x)"
+		}
+		return fmt.Sprintf("write %q %q%s", o.path, o.data, mode)
+	case "remove", "nest":
+		return fmt.Sprintf("%s %q", o.kind, o.path)
+	case "symlink":
+		return fmt.Sprintf("symlink %q -> %q", o.path, o.data)
+	case "ignore":
+		return fmt.Sprintf("ignore %q: %q", o.path, o.data)
+	case "rewind", "paths":
+		return fmt.Sprintf("%s #%d %q", o.kind, o.target, o.path)
+	}
+	return o.kind
+}
+
+// Names of every kind: spaces, a newline, bytes that are not UTF-8,
+// pathspec magic, a leading dash, unicode, deep paths, ignored ones, and
+// one name that is a file or a directory by turns.
+var modelNames = []string{
+	"a.txt", "dir/b.txt", "dir/sub/c.bin", "My Notes/todo.txt", "n\nl/x.txt",
+	"raw\xff.txt", ":colon.txt", "-dash", "café.txt", "app.log", "build/out.o",
+	"sp ace ", "deep/a/b/c/d.txt", "x", "x/y", "dir/sub",
+}
+
+var modelContents = []string{"one\n", "two\r\nlines\r\n", "\x00\x01binary\xff", "", "#!/bin/sh\necho hi\n"}
+
+var modelIgnores = []string{"", "*.log\n", "build/\n", "*.log\nbuild/\n", "x\n", "dir/sub/\n"}
+
+func genScenario(seed int64, steps int) []mop {
+	r := rand.New(rand.NewSource(seed))
+	pick := func(list []string) string { return list[r.Intn(len(list))] }
+	ops := []mop{{kind: "checkpoint"}}
+	for len(ops) < steps {
+		switch n := r.Intn(100); {
+		case n < 30:
+			ops = append(ops, mop{kind: "write", path: pick(modelNames), data: pick(modelContents), exec: r.Intn(5) == 0})
+		case n < 38:
+			ops = append(ops, mop{kind: "remove", path: pick(modelNames)})
+		case n < 42:
+			ops = append(ops, mop{kind: "symlink", path: pick(modelNames), data: pick([]string{"a.txt", "dir", "../outside", "nowhere"})})
+		case n < 45:
+			ops = append(ops, mop{kind: "nest", path: pick(modelNames)})
+		case n < 50:
+			ops = append(ops, mop{kind: "ignore", path: pick([]string{".gitignore", "dir/.gitignore"}), data: pick(modelIgnores)})
+		case n < 54:
+			ops = append(ops, mop{kind: "commit"})
+		case n < 70:
+			ops = append(ops, mop{kind: "checkpoint"})
+		case n < 76:
+			ops = append(ops, mop{kind: "partial"})
+		case n < 88:
+			ops = append(ops, mop{kind: "rewind", target: r.Intn(1000)})
+		case n < 94:
+			ops = append(ops, mop{kind: "paths", target: r.Intn(1000), path: pick(modelNames)})
+		default:
+			ops = append(ops, mop{kind: "undo"})
+		}
+	}
+	return ops
+}
+
+func TestModel(t *testing.T) {
+	seeds := []int64{*modelSeed}
+	if *modelSeed == 0 {
+		seeds = nil
+		for i := 1; i <= *modelRuns; i++ {
+			seeds = append(seeds, int64(i))
+		}
+	}
+	for _, seed := range seeds {
+		ops := genScenario(seed, *modelSteps)
+		if err := runScenario(t, ops); err != nil {
+			short, why := shrink(t, ops, err)
+			var steps []string
+			for i, o := range short {
+				steps = append(steps, fmt.Sprintf("  %2d %s", i+1, o))
+			}
+			t.Fatalf("seed %d fails (reproduce: go test -run TestModel -model.seed %d -model.steps %d); a shortest failing list of steps:\n%s\n%v",
+				seed, seed, *modelSteps, strings.Join(steps, "\n"), why)
+		}
+	}
+}
+
+// shrink removes steps while the scenario still fails, halves first, then
+// one by one, within a bounded number of runs.
+func shrink(t *testing.T, ops []mop, err error) ([]mop, error) {
+	runs := 0
+	for chunk := len(ops) / 2; chunk >= 1 && runs < 150; chunk /= 2 {
+		for i := 1; i+chunk <= len(ops) && runs < 150; { // keep the first checkpoint
+			try := append(slices.Clone(ops[:i]), ops[i+chunk:]...)
+			runs++
+			if e := runScenario(t, try); e != nil {
+				ops, err = try, e
+				continue
+			}
+			i += chunk
+		}
+	}
+	return ops, err
+}
+
+// model is a scenario's state: the repository and what each checkpoint
+// must hold.
+type model struct {
+	t     *testing.T
+	dir   string
+	env   []string
+	snaps []snapshot // checkpoints taken, in order
+	dirty map[string]bool
+	// undoable is the whole tree before the last rewind, while an undo
+	// can still go back to it.
+	undoable map[string]string
+}
+
+type snapshot struct {
+	id    string
+	files map[string]string // path -> git's mode and blob id
+}
+
+func runScenario(t *testing.T, ops []mop) (err error) {
+	m := &model{t: t, dir: t.TempDir(), env: gitEnv(t), dirty: map[string]bool{}}
+	if r := run(t, m.dir, m.env, "git", "init", "-q"); r.code != 0 {
+		return fmt.Errorf("git init: %s", r.stderr)
+	}
+	for i, o := range ops {
+		if err := m.step(o); err != nil {
+			return fmt.Errorf("step %d (%s): %w", i+1, o, err)
+		}
+	}
+	return nil
+}
+
+func (m *model) step(o mop) error {
+	full := filepath.Join(m.dir, filepath.FromSlash(o.path))
+	switch o.kind {
+	case "write":
+		os.RemoveAll(full)
+		mode := os.FileMode(0o644)
+		if o.exec {
+			mode = 0o755
+		}
+		if os.MkdirAll(filepath.Dir(full), 0o755) == nil {
+			if err := os.WriteFile(full, []byte(o.data), mode); err == nil {
+				os.Chmod(full, mode)
+			}
+		}
+		m.touch(o.path)
+	case "remove":
+		os.RemoveAll(full)
+		m.touch(o.path)
+	case "symlink":
+		os.RemoveAll(full)
+		if os.MkdirAll(filepath.Dir(full), 0o755) == nil {
+			os.Symlink(o.data, full)
+		}
+		m.touch(o.path)
+	case "nest":
+		os.RemoveAll(full)
+		if os.MkdirAll(full, 0o755) == nil {
+			os.WriteFile(filepath.Join(full, "inner"), []byte("nested\n"), 0o644)
+		}
+		m.touch(o.path)
+		m.touch(o.path + "/inner")
+	case "ignore":
+		os.RemoveAll(full)
+		if os.MkdirAll(filepath.Dir(full), 0o755) == nil {
+			os.WriteFile(full, []byte(o.data), 0o644)
+		}
+		m.touch(o.path)
+		m.dirty["*"] = true // every path may change visibility
+	case "commit":
+		r := run(m.t, m.dir, m.env, "git", "add", "-A")
+		if r.code == 0 {
+			run(m.t, m.dir, m.env, "git", "commit", "-q", "--allow-empty", "-m", "step")
+		}
+		m.undoable = nil // the index changed: the rewind's undo is not compared
+	case "checkpoint":
+		return m.checkpoint(nil)
+	case "partial":
+		if len(m.dirty) == 0 || m.dirty["*"] || len(m.dirty) > 8 {
+			return m.checkpoint(nil)
+		}
+		var named []string
+		for p := range m.dirty {
+			named = append(named, p)
+		}
+		slices.Sort(named)
+		return m.checkpoint(named)
+	case "rewind", "paths":
+		if len(m.snaps) == 0 {
+			return nil
+		}
+		paths := []string(nil)
+		if o.kind == "paths" {
+			paths = []string{o.path}
+		}
+		return m.rewind(m.snaps[o.target%len(m.snaps)], paths)
+	case "undo":
+		return m.undo()
+	}
+	return nil
+}
+
+// touch notes a path changed since the last checkpoint, with the
+// directories whose kind may have changed on its way.
+func (m *model) touch(p string) {
+	m.dirty[p] = true
+	m.undoable = nil
+}
+
+// checkpoint takes a checkpoint (a partial one of named), and checks that
+// it changed nothing and holds exactly what git sees.
+func (m *model) checkpoint(named []string) error {
+	before, state := manifest(m.t, m.dir), m.gitState()
+	args := []string{"checkpoint", "--json"}
+	for _, p := range named {
+		args = append(args, "--changed", p)
+	}
+	r := run(m.t, m.dir, m.env, "git", args...)
+	if r.code != 0 {
+		return fmt.Errorf("git checkpoint: exit %d: %s", r.code, r.stderr)
+	}
+	var rec struct {
+		ID     string `json:"id"`
+		Commit string `json:"commit"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
+		return fmt.Errorf("git checkpoint --json: %v: %s", err, r.stdout)
+	}
+	if err := m.same(before, state); err != nil {
+		return fmt.Errorf("the checkpoint changed something: %w", err)
+	}
+	want, err := m.visible()
+	if err != nil {
+		return err
+	}
+	got, err := m.treeOf(rec.Commit)
+	if err != nil {
+		return err
+	}
+	if d := diffFiles(want, got); d != "" {
+		return fmt.Errorf("%s holds what git does not see as the tree (want, got):\n%s", rec.ID, d)
+	}
+	m.snaps = append(m.snaps, snapshot{id: rec.ID, files: want})
+	m.dirty = map[string]bool{}
+	return nil
+}
+
+type rewindDoc struct {
+	Plan  string `json:"plan"`
+	Files []struct {
+		Path, Change string
+	} `json:"files"`
+	Left []struct {
+		Path, Reason string
+	} `json:"left"`
+	Exact *bool `json:"exact"`
+}
+
+// rewind goes back to s (only paths, when given) and checks the result.
+func (m *model) rewind(s snapshot, paths []string) error {
+	before, state := manifest(m.t, m.dir), m.gitState()
+	visibleBefore, err := m.visible()
+	if err != nil {
+		return err
+	}
+	args := []string{"rewind", s.id, "--outside=overwrite", "--json"}
+	var tail []string
+	if paths != nil {
+		tail = append([]string{"--"}, paths...)
+	}
+	dry := run(m.t, m.dir, m.env, "git", append(append(args, "--dry-run"), tail...)...)
+	if dry.code == 3 && paths != nil {
+		return nil // a path in neither: not_found.path
+	}
+	if dry.code != 0 {
+		return fmt.Errorf("dry run: exit %d: %s%s", dry.code, dry.stdout, dry.stderr)
+	}
+	var plan rewindDoc
+	if err := json.Unmarshal([]byte(dry.stdout), &plan); err != nil {
+		return fmt.Errorf("dry run: %v", err)
+	}
+	if err := m.same(before, state); err != nil {
+		return fmt.Errorf("the dry run changed something: %w", err)
+	}
+	r := run(m.t, m.dir, m.env, "git", append(append(args, "--plan", plan.Plan), tail...)...)
+	if r.code != 0 {
+		return fmt.Errorf("rewind --plan %s: exit %d: %s%s", plan.Plan, r.code, r.stdout, r.stderr)
+	}
+	var done rewindDoc
+	if err := json.Unmarshal([]byte(r.stdout), &done); err != nil {
+		return fmt.Errorf("rewind: %v: %s", err, r.stdout)
+	}
+	if fmt.Sprint(done.Files) != fmt.Sprint(plan.Files) {
+		return fmt.Errorf("applied %v, the dry run planned %v", done.Files, plan.Files)
+	}
+	if st := m.gitState(); st != state {
+		return fmt.Errorf("the rewind changed git's state")
+	}
+	after := manifest(m.t, m.dir)
+	visibleAfter, err := m.visible()
+	if err != nil {
+		return err
+	}
+	// Ignored files are never deleted or overwritten.
+	for p, desc := range before {
+		if _, seen := visibleBefore[p]; !seen && after[p] != desc {
+			return fmt.Errorf("ignored %q was touched: %q, now %q", p, desc, after[p])
+		}
+	}
+	left := map[string]bool{}
+	for _, l := range done.Left {
+		left[l.Path] = true
+	}
+	isLeft := func(p string) bool {
+		for d := p; d != "."; d = path.Dir(d) {
+			if left[d] {
+				return true
+			}
+		}
+		for l := range left {
+			if strings.HasPrefix(l, p+"/") {
+				return true // a path on the way to a left one
+			}
+		}
+		return false
+	}
+	for p, want := range s.files {
+		if !under(p, paths) || isLeft(p) {
+			continue
+		}
+		if got := visibleAfter[p]; got != want {
+			return fmt.Errorf("%q is %q after the rewind to %s, which has %q", p, got, s.id, want)
+		}
+	}
+	for p, got := range visibleAfter {
+		_, inTarget := s.files[p]
+		_, wasIgnored := before[p]
+		if _, wasVisible := visibleBefore[p]; wasVisible {
+			wasIgnored = false
+		}
+		switch {
+		case !under(p, paths):
+			if visibleBefore[p] != got {
+				return fmt.Errorf("%q, outside the paths rewound, changed", p)
+			}
+		case !inTarget && !isLeft(p) && !wasIgnored:
+			return fmt.Errorf("%q is there after the rewind to %s, which lacks it", p, s.id)
+		}
+	}
+	m.undoable = before
+	m.dirty["*"] = true
+	return nil
+}
+
+// undo undoes the last rewind and, when nothing changed since it, checks
+// that the whole tree is back.
+func (m *model) undo() error {
+	state := m.gitState()
+	r := run(m.t, m.dir, m.env, "git", "rewind", "--undo", "--yes", "--outside=overwrite", "--json")
+	if r.code == 3 {
+		return nil // nothing to undo
+	}
+	if r.code != 0 {
+		return fmt.Errorf("rewind --undo: exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	if m.gitState() != state {
+		return fmt.Errorf("the undo changed git's state")
+	}
+	if m.undoable != nil {
+		if d := diffFiles(m.undoable, manifest(m.t, m.dir)); d != "" {
+			return fmt.Errorf("the undo did not give the tree back (before the rewind, now):\n%s", d)
+		}
+	}
+	m.undoable = nil
+	m.dirty["*"] = true
+	return nil
+}
+
+func under(p string, paths []string) bool {
+	if paths == nil {
+		return true
+	}
+	for _, q := range paths {
+		if p == q || strings.HasPrefix(p, q+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// visible is what git sees as the tree: the tracked paths and the
+// untracked ones its rules do not ignore, each as git would store it
+// (mode and blob id, a symlink by its target).
+func (m *model) visible() (map[string]string, error) {
+	r := run(m.t, m.dir, m.env, "git", "-c", "core.quotePath=false", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	if r.code != 0 {
+		return nil, fmt.Errorf("ls-files: %s", r.stderr)
+	}
+	files := map[string]string{}
+	for _, p := range strings.Split(r.stdout, "\x00") {
+		if p == "" || strings.HasSuffix(p, "/") {
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(m.dir, filepath.FromSlash(p)))
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(filepath.Join(m.dir, p))
+			files[p] = "120000 " + blobID([]byte(target))
+		default:
+			data, err := os.ReadFile(filepath.Join(m.dir, p))
+			if err != nil {
+				return nil, err
+			}
+			mode := "100644"
+			if fi.Mode()&0o100 != 0 {
+				mode = "100755"
+			}
+			files[p] = mode + " " + blobID(data)
+		}
+	}
+	return files, nil
+}
+
+// treeOf lists a checkpoint commit's tree as visible does.
+func (m *model) treeOf(commit string) (map[string]string, error) {
+	r := run(m.t, m.dir, m.env, "git", "ls-tree", "-r", "-z", commit)
+	if r.code != 0 {
+		return nil, fmt.Errorf("ls-tree %s: %s", commit, r.stderr)
+	}
+	files := map[string]string{}
+	for _, e := range strings.Split(r.stdout, "\x00") {
+		meta, p, ok := strings.Cut(e, "\t")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(meta)
+		files[p] = f[0] + " " + f[2]
+	}
+	return files, nil
+}
+
+func blobID(data []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(data))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func diffFiles(want, got map[string]string) string {
+	var out []string
+	for p, w := range want {
+		if got[p] != w {
+			out = append(out, fmt.Sprintf("  %q: %q, %q", p, w, got[p]))
+		}
+	}
+	for p, g := range got {
+		if _, ok := want[p]; !ok {
+			out = append(out, fmt.Sprintf("  %q: none, %q", p, g))
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\n")
+}
+
+// gitState is what no checkpoint or rewind may change: the index, HEAD,
+// the branches and every other ref but the checkpoints', as bytes.
+func (m *model) gitState() string {
+	var b bytes.Buffer
+	gitDir := filepath.Join(m.dir, ".git")
+	for _, f := range []string{"index", "HEAD", "packed-refs", "config", "info/exclude"} {
+		data, _ := os.ReadFile(filepath.Join(gitDir, f))
+		fmt.Fprintf(&b, "%s %x\n", f, sha1.Sum(data))
+	}
+	filepath.WalkDir(filepath.Join(gitDir, "refs"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && d.Name() == "checkpoints" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			data, _ := os.ReadFile(p)
+			fmt.Fprintf(&b, "%s %s", p, data)
+		}
+		return nil
+	})
+	return b.String()
+}
+
+// same checks that the tree and git's state are as they were.
+func (m *model) same(before map[string]string, state string) error {
+	if d := diffFiles(before, manifest(m.t, m.dir)); d != "" {
+		return fmt.Errorf("the tree changed:\n%s", d)
+	}
+	if m.gitState() != state {
+		return fmt.Errorf("git's state changed")
+	}
+	return nil
+}
