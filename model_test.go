@@ -267,7 +267,7 @@ func (m *model) checkpoint(named []string) error {
 	before, state := manifest(m.t, m.dir), m.gitState()
 	args := []string{"checkpoint", "--json"}
 	for _, p := range named {
-		args = append(args, "--changed", p)
+		args = append(args, "--changed="+p)
 	}
 	r := run(m.t, m.dir, m.env, "git", args...)
 	if r.code != 0 {
@@ -401,7 +401,11 @@ func (m *model) rewind(s snapshot, paths []string) error {
 			return fmt.Errorf("%q is there after the rewind to %s, which lacks it", p, s.id)
 		}
 	}
-	m.undoable = before
+	if len(done.Files) > 0 {
+		// A rewind with nothing to write records none: an undo then
+		// undoes the one before.
+		m.undoable = before
+	}
 	m.dirty["*"] = true
 	return nil
 }
