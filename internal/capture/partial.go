@@ -317,34 +317,25 @@ func (c *Capturer) baseTrees(ctx context.Context, root string, items []*named, h
 // ones, ignored ones, and files over the size limits or unreadable. It
 // reports false when only a full scan can say (a big file the base holds).
 func (c *Capturer) screen(ctx context.Context, items []*named, st *indexState, snap *Snapshot) (bool, error) {
-	var check bytes.Buffer
+	var check []string
 	for _, it := range items {
 		switch {
 		case slices.Contains(st.SkipWork, it.path):
 			it.skip = true
 		case it.present:
-			check.WriteString("./" + it.path + "\x00")
+			check = append(check, it.path)
 		}
 	}
-	if check.Len() > 0 {
-		// Against the real index, as the full scan after a change of the
-		// rules is (it re-seeds the private index from the real one): a
-		// path the real index holds is tracked, and a tracked file that
-		// matches .gitignore is captured; any other is judged by the
-		// rules, so one captured before and ignored now leaves the tree.
-		// check-ignore reads its paths as pathspecs, where a leading ":"
-		// is magic and literal pathspecs are refused: "./" before each
-		// path keeps it a plain path, and comes back as it was given.
-		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"check-ignore", "-z", "--stdin"}, Stdin: check.Bytes()})
-		if err != nil && !git.NoMatch(err) {
+	if len(check) > 0 {
+		ignored, err := c.Git.IgnoredUntracked(ctx, check, nil)
+		if err != nil {
 			return false, err
-		}
-		ignored := map[string]bool{}
-		for _, p := range strings.Split(string(out), "\x00") {
-			ignored[strings.TrimPrefix(p, "./")] = true
 		}
 		for _, it := range items {
 			if it.present && ignored[it.path] {
+				// As after a full scan, which re-seeds the private
+				// index when the rules change: one captured before and
+				// ignored now leaves the tree.
 				it.skip, it.present = !it.inBase, false
 			}
 		}

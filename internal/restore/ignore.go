@@ -82,26 +82,5 @@ func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []st
 			return nil, err
 		}
 	}
-	// "./" keeps a name that starts with ":" from being read as pathspec
-	// magic; check-ignore gives each path back as it was given.
-	var in strings.Builder
-	for _, p := range paths {
-		in.WriteString("./" + p + "\x00")
-	}
-	// Without --no-index: a path the real index holds is tracked, and git
-	// ignores no tracked file.
-	out, err = r.Run(ctx, git.Cmd{Args: []string{"check-ignore", "-z", "--stdin"},
-		Env: []string{"GIT_WORK_TREE=" + wt}, Stdin: []byte(in.String())})
-	if git.NoMatch(err) {
-		return ignored, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			ignored[strings.TrimPrefix(p, "./")] = true
-		}
-	}
-	return ignored, nil
+	return r.IgnoredUntracked(ctx, paths, []string{"GIT_WORK_TREE=" + wt})
 }
