@@ -400,14 +400,17 @@ func (s *session) keepHookConfig(ctx context.Context) func(restore.File) string 
 
 // defaultTarget is the start of the latest turn whose tree differs from
 // tree; without turns, the newest checkpoint that differs, passing over the
-// ones rewinds take themselves (pre_rewind, rewind) and partial ones.
+// ones rewinds take themselves (pre_rewind, rewind) and partial ones. A
+// turn start counts whichever way its checkpoint was first made: a turn
+// start scans the whole tree, so one that reuses a tool call's partial
+// checkpoint found exactly that tree (passing over it undid two turns).
 // Either way `git rewind` twice goes further back: right after a rewind,
 // only checkpoints older than its target count. It never redoes (that is
 // --undo).
 func defaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Record {
 	before := rewoundTo(j)
 	usable := func(c *store.Record) bool {
-		return c.Tree != tree && refs[c.N] == c.Commit && !c.Partial && c.N < before
+		return c.Tree != tree && refs[c.N] == c.Commit && c.N < before
 	}
 	for _, c := range turns.LatestStarts(j) {
 		if usable(c) {
@@ -417,7 +420,7 @@ func defaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Re
 	cps := j.Checkpoints()
 	for i := len(cps) - 1; i >= 0; i-- {
 		c := cps[i]
-		if usable(c) && c.Reason != store.ReasonPreRewind && c.Reason != store.ReasonRewind {
+		if usable(c) && !c.Partial && c.Reason != store.ReasonPreRewind && c.Reason != store.ReasonRewind {
 			return c
 		}
 	}
