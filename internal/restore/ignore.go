@@ -32,7 +32,10 @@ func touchesIgnoreRules(files []File) bool {
 // are checked out into a scratch directory that check-ignore treats as
 // the working tree. Five git processes, paid only by plans that change a
 // .gitignore.
-func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []string) (map[string]bool, error) {
+//
+// stay are .gitignore files the plan leaves as they are now: their
+// current version (Old*) counts instead of the target's.
+func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []string, stay map[string]File) (map[string]bool, error) {
 	ignored := map[string]bool{}
 	if len(paths) == 0 {
 		return ignored, nil
@@ -45,10 +48,15 @@ func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []st
 	for _, entry := range strings.Split(string(out), "\x00") {
 		meta, p, ok := strings.Cut(entry, "\t")
 		// git follows no symlinked .gitignore; only regular files count.
-		if ok && path.Base(p) == ".gitignore" && (strings.HasPrefix(meta, "100644 ") || strings.HasPrefix(meta, "100755 ")) {
+		if _, left := stay[p]; ok && !left && path.Base(p) == ".gitignore" && (strings.HasPrefix(meta, "100644 ") || strings.HasPrefix(meta, "100755 ")) {
 			mode, rest, _ := strings.Cut(meta, " ")
 			_, oid, _ := strings.Cut(rest, " ")
 			info.WriteString(mode + " " + oid + "\t" + p + "\x00")
+		}
+	}
+	for p, f := range stay {
+		if f.OldMode == "100644" || f.OldMode == "100755" {
+			info.WriteString(f.OldMode + " " + f.OldOID + "\t" + p + "\x00")
 		}
 	}
 	// The scratch directory lives in the tool's own state directory, on

@@ -12,7 +12,7 @@ func TestIgnoredByTarget(t *testing.T) {
 		map[string]string{".gitignore": "nothing here\n"},
 		map[string]string{".gitignore": "build/\n*.log\n!keep.log\n", "sub/.gitignore": "local\n"})
 	got, err := ignoredByTarget(context.Background(), f.r, f.target,
-		[]string{"build/x.o", "a.log", "keep.log", "sub/local", "local", "src/main.go", "sub/dir/a.log"})
+		[]string{"build/x.o", "a.log", "keep.log", "sub/local", "local", "src/main.go", "sub/dir/a.log"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestIgnoredByTarget(t *testing.T) {
 			t.Errorf("%s not ignored by the target's rules (got %v)", p, got)
 		}
 	}
-	none, err := ignoredByTarget(context.Background(), f.r, f.cur, []string{"a.log", "build/x.o"})
+	none, err := ignoredByTarget(context.Background(), f.r, f.cur, []string{"a.log", "build/x.o"}, nil)
 	if err != nil || len(none) != 0 {
 		t.Errorf("by the current rules: %v, %v; want nothing ignored", none, err)
 	}

@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -159,15 +161,15 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 			deleted[fl.Path] = true
 		}
 	}
+	var gone []string
+	for _, fl := range files {
+		if fl.Mode == "000000" && fl.OldMode != "160000" {
+			gone = append(gone, fl.Path)
+		}
+	}
 	ignored := map[string]bool{}
 	if touchesIgnoreRules(files) {
-		var gone []string
-		for _, fl := range files {
-			if fl.Mode == "000000" && fl.OldMode != "160000" {
-				gone = append(gone, fl.Path)
-			}
-		}
-		if ignored, err = ignoredByTarget(ctx, r, target.Tree, gone); err != nil {
+		if ignored, err = ignoredByTarget(ctx, r, target.Tree, gone, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -176,48 +178,73 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 	// write: a path left in place (ignored by the checkpoint's rules,
 	// kept as a person's) blocks a file that would replace it.
 	nested := nestedRepos{top: top, seen: map[string]bool{}}
-	left := map[string]string{}
-	for i := range files {
-		fl := &files[i]
-		fl.Change = changeOf(fl.OldMode, fl.Mode)
-		reason := leave[fl.Path]
-		if reason == "" && opts.Keep != nil {
-			reason = opts.Keep(*fl)
-		}
-		if reason == "" && (fl.OldMode == "160000" || fl.Mode == "160000" || nested.inside(fl.Path)) {
-			reason = LeftGitlink
-		}
-		if reason == "" && ignored[fl.Path] {
-			reason = LeftIgnored
-		}
-		if reason == "" {
-			fl.Class = "unattributed"
-			if classify != nil {
-				fl.Class = classify(fl.Path)
+	decide := func(ignored map[string]bool) (kept []File, left map[string]string) {
+		left = map[string]string{}
+		for i := range files {
+			fl := &files[i]
+			fl.Change = changeOf(fl.OldMode, fl.Mode)
+			reason := leave[fl.Path]
+			if reason == "" && opts.Keep != nil {
+				reason = opts.Keep(*fl)
 			}
-			if fl.Class == "outside" && opts.Outside == "keep" {
-				reason = LeftOutside
+			if reason == "" && (fl.OldMode == "160000" || fl.Mode == "160000" || nested.inside(fl.Path)) {
+				reason = LeftGitlink
+			}
+			if reason == "" && ignored[fl.Path] {
+				reason = LeftIgnored
+			}
+			if reason == "" {
+				fl.Class = "unattributed"
+				if classify != nil {
+					fl.Class = classify(fl.Path)
+				}
+				if fl.Class == "outside" && opts.Outside == "keep" {
+					reason = LeftOutside
+				}
+			}
+			if reason != "" {
+				left[fl.Path] = reason
 			}
 		}
-		if reason != "" {
-			left[fl.Path] = reason
+		really := maps.Clone(deleted)
+		for p := range really {
+			if left[p] != "" {
+				delete(really, p)
+			}
 		}
-	}
-	for p := range deleted {
-		if left[p] != "" {
-			delete(deleted, p)
+		for _, fl := range files {
+			if left[fl.Path] == "" && fl.Mode != "000000" {
+				if reason := inTheWay(top, fl, really, left, opts.Paths); reason != "" {
+					left[fl.Path] = reason
+				}
+			}
+			if left[fl.Path] == "" {
+				kept = append(kept, fl)
+			}
 		}
+		return kept, left
 	}
+	kept, left := decide(ignored)
+	// A .gitignore the plan leaves keeps its rules now: what the target's
+	// version would ignore is then judged again by the rules the tree
+	// will really have.
+	stay := map[string]File{}
 	for _, fl := range files {
-		reason := left[fl.Path]
-		if reason == "" && fl.Mode != "000000" {
-			reason = inTheWay(top, fl, deleted, left, opts.Paths)
+		if left[fl.Path] != "" && path.Base(fl.Path) == ".gitignore" {
+			stay[fl.Path] = fl
 		}
-		if reason != "" {
+	}
+	if len(stay) > 0 {
+		if ignored, err = ignoredByTarget(ctx, r, target.Tree, gone, stay); err != nil {
+			return nil, err
+		}
+		kept, left = decide(ignored)
+	}
+	p.Files = kept
+	for _, fl := range files {
+		if reason := left[fl.Path]; reason != "" {
 			p.Left = append(p.Left, Left{Path: fl.Path, Reason: reason})
-			continue
 		}
-		p.Files = append(p.Files, fl)
 	}
 	p.Left = append(p.Left, skippedHere(append(slices.Clone(skipped), target.Skipped...), p, opts.Paths)...)
 	slices.SortFunc(p.Left, func(a, b Left) int { return strings.Compare(a.Path, b.Path) })
