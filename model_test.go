@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/scripttest"
 )
 
 // The model-based test drives capture and rewind with random edits of
@@ -292,7 +294,7 @@ func (m *model) checkpoint(named []string) error {
 		return err
 	}
 	if d := diffFiles(want, got); d != "" {
-		return fmt.Errorf("%s holds what git does not see as the tree (want, got):\n%s", rec.ID, d)
+		return fmt.Errorf("%s holds what git does not see as the tree (was: what git sees, now: the checkpoint):\n%s", rec.ID, d)
 	}
 	m.snaps = append(m.snaps, snapshot{id: rec.ID, files: want})
 	m.dirty = map[string]bool{}
@@ -426,7 +428,7 @@ func (m *model) undo() error {
 	}
 	if m.undoable != nil {
 		if d := diffFiles(m.undoable, manifest(m.t, m.dir)); d != "" {
-			return fmt.Errorf("the undo did not give the tree back (before the rewind, now):\n%s", d)
+			return fmt.Errorf("the undo did not give the tree back (was: before the rewind):\n%s", d)
 		}
 	}
 	m.undoable = nil
@@ -507,20 +509,9 @@ func blobID(data []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// diffFiles says how two path maps differ, one line a path; "" when equal.
 func diffFiles(want, got map[string]string) string {
-	var out []string
-	for p, w := range want {
-		if got[p] != w {
-			out = append(out, fmt.Sprintf("  %q: %q, %q", p, w, got[p]))
-		}
-	}
-	for p, g := range got {
-		if _, ok := want[p]; !ok {
-			out = append(out, fmt.Sprintf("  %q: none, %q", p, g))
-		}
-	}
-	slices.Sort(out)
-	return strings.Join(out, "\n")
+	return strings.Join(scripttest.Diff(want, got), "\n")
 }
 
 // gitState is what no checkpoint or rewind may change: the index, HEAD,
