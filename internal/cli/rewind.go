@@ -96,8 +96,10 @@ type prepared struct {
 	refused *fault.Error
 }
 
-// refuse records a preflight conflict for a dry run, which still shows
-// its plan and exits 0, and returns it to stop anything else.
+// refuse lets a dry run go on past a preflight conflict, which it records
+// to show with the plan (a dry run exits 0 whenever it has a plan), and
+// returns nil; any other error, or any error of a rewind that applies,
+// comes back to stop it.
 func (c *rewindCLI) refuse(pr *prepared, err error) error {
 	if err == nil {
 		return nil
