@@ -384,7 +384,9 @@ func (m *model) rewind(s snapshot, paths []string) error {
 		if !under(p, paths) || isLeft(p) {
 			continue
 		}
-		if got := visibleAfter[p]; got != want {
+		// On disk, visible or not: a file the checkpoint held as tracked
+		// may be ignored now that the index no longer tracks it.
+		if got := m.describe(p); got != want {
 			return fmt.Errorf("%q is %q after the rewind to %s, which has %q", p, got, s.id, want)
 		}
 	}
@@ -461,27 +463,34 @@ func (m *model) visible() (map[string]string, error) {
 		if p == "" || strings.HasSuffix(p, "/") {
 			continue
 		}
-		fi, err := os.Lstat(filepath.Join(m.dir, filepath.FromSlash(p)))
-		if err != nil || fi.IsDir() {
-			continue
-		}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(filepath.Join(m.dir, p))
-			files[p] = "120000 " + blobID([]byte(target))
-		default:
-			data, err := os.ReadFile(filepath.Join(m.dir, p))
-			if err != nil {
-				return nil, err
-			}
-			mode := "100644"
-			if fi.Mode()&0o100 != 0 {
-				mode = "100755"
-			}
-			files[p] = mode + " " + blobID(data)
+		if d := m.describe(p); d != "" {
+			files[p] = d
 		}
 	}
 	return files, nil
+}
+
+// describe is the file or symlink at p as git would store it (mode and
+// blob id, a symlink by its target), or "" when there is none.
+func (m *model) describe(p string) string {
+	full := filepath.Join(m.dir, filepath.FromSlash(p))
+	fi, err := os.Lstat(full)
+	switch {
+	case err != nil || fi.IsDir():
+		return ""
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, _ := os.Readlink(full)
+		return "120000 " + blobID([]byte(target))
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return ""
+	}
+	mode := "100644"
+	if fi.Mode()&0o100 != 0 {
+		mode = "100755"
+	}
+	return mode + " " + blobID(data)
 }
 
 // treeOf lists a checkpoint commit's tree as visible does.

@@ -85,11 +85,16 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 			return nil, err
 		}
 	}
+	back, err := c.returned(ctx, st, entries)
+	if err != nil {
+		return nil, err
+	}
+	entries = append(entries, back...)
 	snap := &Snapshot{Skipped: st.skipped()}
 	for _, dir := range unopened {
 		snap.Skipped = append(snap.Skipped, store.Skip{Path: dir, Reason: store.SkipUnreadable})
 	}
-	sel, err := c.select_(ctx, entries, snap)
+	sel, err := c.select_(ctx, entries, snap, st)
 	if err != nil {
 		return nil, err
 	}
@@ -272,6 +277,56 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 	return entries, c.unopened(warnings.String()), nil
 }
 
+// maxDropped bounds the paths kept in indexState.Dropped; past it the
+// private index is seeded again from the real one, which holds them all.
+const maxDropped = 1000
+
+// returned finds the paths captures dropped that are back on disk, that
+// the walk of untracked files did not list, and that the real index
+// tracks: tracked files that match an ignore rule, which git still
+// captures, as the first scan after a re-seed would. It returns them as
+// entries to add; those on disk again leave Dropped either way.
+func (c *Capturer) returned(ctx context.Context, st *indexState, entries []entry) ([]entry, error) {
+	if len(st.Dropped) == 0 {
+		return nil, nil
+	}
+	listed := map[string]bool{}
+	for _, e := range entries {
+		// An entry that differs from HEAD only ("D." for a path HEAD has
+		// and the private index lost) is no change the scan takes.
+		if !(e.kind == '1' && e.y == '.') {
+			listed[e.path] = true
+		}
+	}
+	var back []string
+	kept := st.Dropped[:0]
+	links := map[string]bool{}
+	for _, p := range st.Dropped {
+		fi, err := os.Lstat(filepath.Join(c.Repo.Top, p))
+		switch {
+		case err != nil || fi.IsDir() || c.beyondSymlink(p, links):
+			kept = append(kept, p) // still gone
+		case !listed[p]:
+			back = append(back, p)
+		}
+	}
+	st.Dropped = kept
+	if len(back) == 0 {
+		return nil, nil
+	}
+	out, err := c.Git.Run(ctx, git.Cmd{Args: append([]string{"--literal-pathspecs", "ls-files", "-z", "--"}, back...)})
+	if err != nil {
+		return nil, err
+	}
+	var add []entry
+	for _, p := range strings.Split(string(out), "\x00") {
+		if slices.Contains(back, p) {
+			add = append(add, entry{kind: '?', y: 'A', path: p})
+		}
+	}
+	return add, nil
+}
+
 // unopened reads the directories git could not open from its warnings
 // ("warning: could not open directory 'DIR/': Permission denied"), keeping
 // only those that really are unreadable directories of the tree.
@@ -384,7 +439,7 @@ func (c *Capturer) beyondSymlink(path string, seen map[string]bool) bool {
 
 // select_ turns status entries into the paths to update, applying the
 // size limits and the nested-repository rule, and counting changes.
-func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot) (*selection, error) {
+func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot, st *indexState) (*selection, error) {
 	sel := &selection{gitlinks: map[string]string{}}
 	dirs := map[string]bool{} // leading directories found to be symlinks
 	var added []sized
@@ -411,6 +466,9 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot)
 			continue
 		}
 		if e.kind == '1' && e.y == 'D' {
+			if !slices.Contains(st.Dropped, path) {
+				st.Dropped = append(st.Dropped, path)
+			}
 			if c.beyondSymlink(path, dirs) {
 				sel.removals = append(sel.removals, path)
 			} else {

@@ -42,6 +42,12 @@ type indexState struct {
 	// (convRules) under which every file was last examined; "" when
 	// none was.
 	Conv string `json:"conv,omitempty"`
+	// Dropped are paths captures removed from the private index (a
+	// file deleted, or replaced by a directory). One the real index
+	// tracks and that matches an ignore rule would not be seen again when
+	// it comes back: the walk of untracked files ignores it, and git
+	// ignores no tracked file (see returned).
+	Dropped []string `json:"dropped,omitempty"`
 	// Result and Pending describe a snapshot taken without updating the
 	// private index (pending.go): its tree, and the paths it changed
 	// against Tree.
@@ -107,7 +113,7 @@ func (c *Capturer) needsSeed(st *indexState) bool {
 	if _, err := os.Stat(c.privateIndex()); err != nil && fingerprint(c.Repo.Index) != "none" {
 		return true
 	}
-	return st.Real != fingerprint(c.Repo.Index) ||
+	return st.Real != fingerprint(c.Repo.Index) || len(st.Dropped) > maxDropped ||
 		st.Exclude != fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude"))
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
@@ -90,6 +91,8 @@ type prepared struct {
 	// move is what happens to HEAD and the index (--reset-head, or the
 	// --undo of a rewind that moved them); nil when they stay.
 	move *headMove
+	// made, for an undo, are the paths the undone rewind created.
+	made map[string]bool
 	// refused is the preflight conflict that would stop this plan from
 	// being applied; only a dry run gets this far with one, and shows
 	// the plan with it.
@@ -288,6 +291,9 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	case c.Undo && undone != nil:
 		pr.move, err = s.undoHeadMove(undone)
 	}
+	if err == nil && c.Undo && undone != nil {
+		pr.made, err = s.madeBy(ctx, j, undone)
+	}
 	if err = c.refuse(pr, err); err != nil {
 		return nil, err
 	}
@@ -338,8 +344,52 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 
 // compute makes the plan of pr with opts.
 func (pr *prepared) compute(ctx context.Context, s *session, opts restore.Options) (*restore.Plan, error) {
-	opts.Keep = s.keepHookConfig(ctx)
+	opts.Keep, opts.Made = s.keepHookConfig(ctx), pr.made
 	return restore.Compute(ctx, s.git, s.repo.Top, pr.snap.Tree, s.repo.Head, pr.snap.Skipped, pr.target, opts, pr.classify)
+}
+
+// madeBy returns the paths the rewind rw created: not in its safety
+// checkpoint's tree, and in its own checkpoint's as its target has them.
+// A file that was ignored before and is not the target's (a rewound
+// .gitignore made it visible, or it sat in the way) is none of them, and
+// an undo never deletes it.
+func (s *session) madeBy(ctx context.Context, j *store.Journal, rw *store.Rewind) (map[string]bool, error) {
+	safety := j.ByID(rw.Safety)
+	if safety == nil {
+		return nil, nil
+	}
+	var after *store.Record
+	for _, r := range j.Checkpoints() {
+		if r.N > safety.N && r.Reason == store.ReasonRewind {
+			after = r
+			break
+		}
+	}
+	if after == nil {
+		return nil, nil
+	}
+	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"diff-tree", "-r", "-z", "--no-renames", "--diff-filter=A", "--name-only", safety.Tree, after.Tree}})
+	if err != nil {
+		return nil, err
+	}
+	made := map[string]bool{}
+	args := []string{"--literal-pathspecs", "diff-tree", "-r", "-z", "--no-renames", "--name-only", rw.Commit, after.Tree, "--"}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			made[p] = true
+			args = append(args, p)
+		}
+	}
+	if len(made) == 0 {
+		return nil, nil
+	}
+	if out, err = s.git.Run(ctx, git.Cmd{Args: args}); err != nil {
+		return nil, err
+	}
+	for _, p := range strings.Split(string(out), "\x00") {
+		delete(made, p) // not as the target has it
+	}
+	return made, nil
 }
 
 // checkPaths refuses a PATH that names nothing: neither the working tree

@@ -104,6 +104,10 @@ type Options struct {
 	// Keep, when set, gives the reason to leave a path the plan would
 	// change, or "". What it decides is in the plan's id through Left.
 	Keep func(File) string `json:"-"`
+	// Made, for an undo, are the paths the rewind it undoes created: the
+	// undo deletes them even where the rules it restores ignore them,
+	// since they were not there before that rewind.
+	Made map[string]bool `json:"-"`
 }
 
 // Plan is what a rewind will do. Its ID binds the plan a person saw to the
@@ -190,7 +194,7 @@ func Compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 			if reason == "" && (fl.OldMode == "160000" || fl.Mode == "160000" || nested.inside(fl.Path)) {
 				reason = LeftGitlink
 			}
-			if reason == "" && ignored[fl.Path] {
+			if reason == "" && ignored[fl.Path] && !opts.Made[fl.Path] {
 				reason = LeftIgnored
 			}
 			if reason == "" {
