@@ -349,13 +349,14 @@ func (pr *prepared) compute(ctx context.Context, s *session, opts restore.Option
 }
 
 // madeBy returns the paths the rewind rw created: not in its safety
-// checkpoint's tree, and in its own checkpoint's as its target has them.
-// A file that was ignored before and is not the target's (a rewound
-// .gitignore made it visible, or it sat in the way) is none of them, and
-// an undo never deletes it.
+// checkpoint's tree, in its own checkpoint's as its target has them, and
+// not left because an ignored file sat there. A file that was ignored
+// before (a rewound .gitignore made it visible, or it sat in the way, even
+// with the target's very content) is none of them, and an undo never
+// deletes it.
 func (s *session) madeBy(ctx context.Context, j *store.Journal, rw *store.Rewind) (map[string]bool, error) {
 	safety := j.ByID(rw.Safety)
-	if safety == nil {
+	if safety == nil || rw.InTheWayMore {
 		return nil, nil
 	}
 	var after *store.Record
@@ -389,8 +390,14 @@ func (s *session) madeBy(ctx context.Context, j *store.Journal, rw *store.Rewind
 	for _, p := range strings.Split(string(out), "\x00") {
 		delete(made, p) // not as the target has it
 	}
+	for _, p := range rw.InTheWay {
+		delete(made, p) // an ignored file that was there, as the target has it
+	}
 	return made, nil
 }
+
+// maxInTheWay bounds the paths a rewind's record keeps in InTheWay.
+const maxInTheWay = 1000
 
 // checkPaths refuses a PATH that names nothing: neither the working tree
 // nor the plan (which holds every path the checkpoint has and the tree
@@ -526,6 +533,16 @@ func (c *rewindCLI) apply(ctx context.Context, s *session, pr *prepared) error {
 	}
 	rw := &store.Rewind{Target: pr.target.ID, Commit: pr.target.Commit, Safety: safety.ID,
 		Plan: pr.plan.ID, Files: len(pr.plan.Files), Undo: c.Undo}
+	for _, l := range pr.plan.Left {
+		if l.Reason != restore.LeftIgnoredInWay {
+			continue
+		}
+		if len(rw.InTheWay) == maxInTheWay {
+			rw.InTheWayMore = true
+			break
+		}
+		rw.InTheWay = append(rw.InTheWay, l.Path)
+	}
 	if m := pr.move; m != nil {
 		rw.HeadRef, rw.HeadFrom, rw.HeadTo, rw.Index = m.ref, m.from, m.to, m.index
 	}

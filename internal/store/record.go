@@ -94,6 +94,12 @@ type Rewind struct {
 	Exact  *bool  `json:"exact,omitempty"` // rewind_ended only
 	Error  string `json:"error,omitempty"` // rewind_ended after a failure
 	Undo   bool   `json:"undo,omitempty"`  // this rewind was --undo
+	// InTheWay are the paths the rewind could not write because an
+	// ignored file was there, which an undo must not take for ones it
+	// created; InTheWayMore says there were more than fit, and then an
+	// undo deletes none of the paths the rewind may have created.
+	InTheWay     []string `json:"in_the_way,omitempty"`
+	InTheWayMore bool     `json:"in_the_way_more,omitempty"`
 	// With --reset-head: the ref moved (a branch, or HEAD when detached),
 	// from which commit to which, and the tree of the real index before
 	// it was reset, so that --undo can put all three back.
