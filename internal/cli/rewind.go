@@ -331,9 +331,6 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	if err := s.checkPaths(pr.plan, opts.Paths); err != nil {
 		return nil, err
 	}
-	if err := pr.plan.AddRaw(ctx, s.git, pr.snap.Raw); err != nil {
-		return nil, err
-	}
 	if pr.move != nil {
 		if pr.move.index, err = s.saveIndex(ctx); err != nil {
 			return nil, err
@@ -342,10 +339,19 @@ func (c *rewindCLI) prepare(ctx context.Context, s *session, opts restore.Option
 	return pr, nil
 }
 
-// compute makes the plan of pr with opts.
+// compute makes the plan of pr with opts, raw bytes included: every plan
+// a rewind shows or applies is made here, so that the plan a prompt chose
+// and the one applied have the same id.
 func (pr *prepared) compute(ctx context.Context, s *session, opts restore.Options) (*restore.Plan, error) {
 	opts.Keep, opts.Made = s.keepHookConfig(ctx), pr.made
-	return restore.Compute(ctx, s.git, s.repo.Top, pr.snap.Tree, s.repo.Head, pr.snap.Skipped, pr.target, opts, pr.classify)
+	p, err := restore.Compute(ctx, s.git, s.repo.Top, pr.snap.Tree, s.repo.Head, pr.snap.Skipped, pr.target, opts, pr.classify)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.AddRaw(ctx, s.git, pr.snap.Raw); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // madeBy returns the paths the rewind rw created: not in its safety
