@@ -30,12 +30,13 @@ import (
 // dry run's plan must be the plan applied.
 //
 // go test -run TestModel runs a few seeded scenarios (CI); -model.runs,
-// -model.steps and -model.seed run more, or one again. A failure prints
+// -model.from, -model.steps and -model.seed run more, others, or one again. A failure prints
 // its seed and the shortest list of steps found that still fails.
 var (
 	modelRuns  = flag.Int("model.runs", 6, "random scenarios TestModel runs")
 	modelSteps = flag.Int("model.steps", 40, "steps per scenario")
-	modelSeed  = flag.Int64("model.seed", 0, "run this seed only (0: seeds 1..model.runs)")
+	modelSeed  = flag.Int64("model.seed", 0, "run this seed only (0: model.runs seeds from model.from)")
+	modelFrom  = flag.Int64("model.from", 1, "the first seed of a run of several")
 )
 
 // mop is one step of a scenario.
@@ -118,8 +119,8 @@ func TestModel(t *testing.T) {
 	seeds := []int64{*modelSeed}
 	if *modelSeed == 0 {
 		seeds = nil
-		for i := 1; i <= *modelRuns; i++ {
-			seeds = append(seeds, int64(i))
+		for i := 0; i < *modelRuns; i++ {
+			seeds = append(seeds, *modelFrom+int64(i))
 		}
 	}
 	for _, seed := range seeds {
