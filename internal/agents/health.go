@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 )
 
 // A protection that stops working must be seen: hook.log is where a
-// hook's failures are explained, and health.json beside it is what status,
-// doctor and the next turn's hook read to say that they happen. It counts
-// the failures since the last hook checkpoint that worked; a success
-// clears the count (a hook that works again needs no alarm).
+// hook's failures are explained, and hook-health.json beside it is what
+// status, doctor and the next turn's hook read to say that they happen.
+// It counts the failures since the last hook checkpoint that worked (a
+// success clears that count: a hook that works again needs no alarm), and
+// those no agent message has told the person of yet.
 const healthFile = "hook-health.json"
 
 // Failure is one hook call that took no checkpoint.
@@ -46,13 +46,8 @@ func ReadHealth(stateDir string) Health {
 }
 
 func writeHealth(stateDir string, h Health) {
-	b, err := json.Marshal(h)
-	if err != nil {
-		return
-	}
-	tmp := filepath.Join(stateDir, healthFile+".tmp"+strconv.Itoa(os.Getpid()))
-	if os.WriteFile(tmp, b, 0o644) == nil {
-		os.Rename(tmp, filepath.Join(stateDir, healthFile))
+	if b, err := json.Marshal(h); err == nil {
+		writeAtomic(filepath.Join(stateDir, healthFile), b, 0o644)
 	}
 }
 

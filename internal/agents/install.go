@@ -58,8 +58,12 @@ func hookCommand(agent string) string {
 // ours reports whether a hook command is one git-checkpoint installed for
 // agent, in this or an older form: that is how install upgrades them and
 // uninstall finds them.
-func ours(command, agent string) bool {
-	return strings.Contains(command, "git-checkpoint hook "+agent) || strings.Contains(command, "git checkpoint hook "+agent)
+func ours(command, agent string) bool { return callsHook(command, agent) }
+
+// callsHook reports whether text runs git-checkpoint's hook for agent (any
+// agent when agent is ""), in this or the older `git checkpoint` form.
+func callsHook(text, agent string) bool {
+	return strings.Contains(text, "git-checkpoint hook "+agent) || strings.Contains(text, "git checkpoint hook "+agent)
 }
 
 // settings describes an agent whose hooks live in a JSON settings file
@@ -233,23 +237,17 @@ func uninstallSettings(env Env, path string, s settings) (File, error) {
 		return File{Path: path, Action: "absent"}, nil
 	}
 	rec := loadUndo(env, path)
+	var f File
+	switch {
 	// Bytes from before that call git-checkpoint (an older version's
 	// entries) are not given back: they are ours, and go.
-	if rec != nil && rec.After == digest(src) && !HoldsHooks(rec.Before) {
-		if rec.Absent {
-			f, err := removeFile(path)
-			if err == nil {
-				forgetInstall(env, path)
-			}
-			return f, err
-		}
-		f, err := writeIfChanged(path, src, rec.Before)
-		if err == nil {
-			forgetInstall(env, path)
-		}
-		return f, err
+	case rec != nil && rec.After == digest(src) && !HoldsHooks(rec.Before) && rec.Absent:
+		f, err = removeFile(path)
+	case rec != nil && rec.After == digest(src) && !HoldsHooks(rec.Before):
+		f, err = writeIfChanged(path, src, rec.Before)
+	default:
+		f, err = removeEntries(path, src, s, rec)
 	}
-	f, err := removeEntries(path, src, s, rec)
 	if err == nil {
 		forgetInstall(env, path)
 	}

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -37,16 +36,13 @@ func UserSettings(home string, getenv func(string) string) []string {
 	return files
 }
 
-// HoldsHooks reports whether text, a settings file or a git hook, calls
-// git-checkpoint's hook for any agent.
-func HoldsHooks(text []byte) bool {
-	s := string(text)
-	return strings.Contains(s, "git checkpoint hook") || strings.Contains(s, "git-checkpoint hook")
-}
+// HoldsHooks reports whether text, a settings file, calls git-checkpoint's
+// hook for any agent.
+func HoldsHooks(text []byte) bool { return callsHook(string(text), "") }
 
 // HoldsHooksFile is HoldsHooks of the file at path; false when it cannot
 // be read.
 func HoldsHooksFile(path string) bool {
-	b, err := os.ReadFile(filepath.Clean(path))
+	b, err := os.ReadFile(path)
 	return err == nil && HoldsHooks(b)
 }

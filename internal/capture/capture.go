@@ -140,10 +140,9 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	}
 	switch {
 	case examine:
-		if err := c.examineAll(ctx, st, c.privateIndex()); err != nil {
+		if err := c.examineAll(ctx, st, c.privateIndex(), sel.removals); err != nil {
 			return nil, err
 		}
-		c.updateRaw(ctx, st, c.privateIndex(), sel.removals, true)
 	case may && !deferred && (len(sel.updates) > 0 || len(sel.removals) > 0 || len(st.Raw) > 0):
 		c.updateRaw(ctx, st, c.privateIndex(), append(sel.updates, sel.removals...), true)
 	}
@@ -277,8 +276,12 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 	return entries, c.unopened(warnings.String()), nil
 }
 
-// maxDropped bounds the paths kept in indexState.Dropped; past it the
-// private index is seeded again from the real one, which holds them all.
+// maxDropped bounds the paths kept in indexState.Dropped, the newest
+// ones. A re-seed (the real index changed) empties the list; it cannot be
+// the answer to a long list, since the tracked files deleted are dropped
+// again by the scan after it, and every capture would seed. Past the bound
+// a tracked file that matches an ignore rule, among more than this many
+// deleted paths, is taken back at the next re-seed only.
 const maxDropped = 1000
 
 // returned finds the paths captures dropped that are back on disk, that
@@ -314,13 +317,13 @@ func (c *Capturer) returned(ctx context.Context, st *indexState, entries []entry
 	if len(back) == 0 {
 		return nil, nil
 	}
-	out, err := c.Git.Run(ctx, git.Cmd{Args: append([]string{"--literal-pathspecs", "ls-files", "-z", "--"}, back...)})
+	tracked, err := c.Git.Tracked(ctx, back, nil)
 	if err != nil {
 		return nil, err
 	}
 	var add []entry
-	for _, p := range strings.Split(string(out), "\x00") {
-		if slices.Contains(back, p) {
+	for _, p := range back {
+		if tracked[p] {
 			add = append(add, entry{kind: '?', y: 'A', path: p})
 		}
 	}
@@ -466,9 +469,7 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 			continue
 		}
 		if e.kind == '1' && e.y == 'D' {
-			if !slices.Contains(st.Dropped, path) {
-				st.Dropped = append(st.Dropped, path)
-			}
+			st.drop(path)
 			if c.beyondSymlink(path, dirs) {
 				sel.removals = append(sel.removals, path)
 			} else {

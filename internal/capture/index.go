@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -53,6 +54,18 @@ type indexState struct {
 	// against Tree.
 	Result  string                  `json:"result,omitempty"`
 	Pending map[string]pendingEntry `json:"pending,omitempty"`
+}
+
+// drop notes a path a capture removes from the private index (Dropped),
+// keeping the newest maxDropped.
+func (st *indexState) drop(path string) {
+	if slices.Contains(st.Dropped, path) {
+		return
+	}
+	st.Dropped = append(st.Dropped, path)
+	if over := len(st.Dropped) - maxDropped; over > 0 {
+		st.Dropped = slices.Delete(st.Dropped, 0, over)
+	}
 }
 
 func fingerprint(path string) string {
@@ -113,7 +126,7 @@ func (c *Capturer) needsSeed(st *indexState) bool {
 	if _, err := os.Stat(c.privateIndex()); err != nil && fingerprint(c.Repo.Index) != "none" {
 		return true
 	}
-	return st.Real != fingerprint(c.Repo.Index) || len(st.Dropped) > maxDropped ||
+	return st.Real != fingerprint(c.Repo.Index) ||
 		st.Exclude != fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude"))
 }
 

@@ -89,8 +89,9 @@ func (c *Capturer) convRules() string {
 // one: once under each set of conversion rules (at the first capture, and
 // after they change), since files that never change are never examined
 // otherwise. LFS files are left out: their smudge gives back what their
-// clean took, and it may have to download.
-func (c *Capturer) examineAll(ctx context.Context, st *indexState, index string) error {
+// clean took, and it may have to download. removed are paths the capture
+// took out of index, whose raw bytes go too.
+func (c *Capturer) examineAll(ctx context.Context, st *indexState, index string, removed []string) error {
 	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "-s"}, Index: index})
 	if err != nil {
 		return err
@@ -103,6 +104,7 @@ func (c *Capturer) examineAll(ctx context.Context, st *indexState, index string)
 		}
 	}
 	if len(files) == 0 {
+		c.updateRaw(ctx, st, index, removed, true)
 		return nil
 	}
 	attrs, err := c.Git.Run(ctx, git.Cmd{Args: []string{"check-attr", "-z", "--stdin", "filter"}, Index: index, Stdin: nulList(files)})
@@ -117,7 +119,7 @@ func (c *Capturer) examineAll(ctx context.Context, st *indexState, index string)
 		}
 	}
 	files = slices.DeleteFunc(files, func(p string) bool { return lfs[p] })
-	c.updateRaw(ctx, st, index, files, false)
+	c.updateRaw(ctx, st, index, append(files, removed...), true)
 	return nil
 }
 

@@ -389,7 +389,6 @@ func mirrorOn(v string) bool {
 	return err == nil && on
 }
 
-// callsHook reports whether an agent's settings run the hook command.
 func short(oid string) string {
 	if len(oid) > 12 {
 		return oid[:12]

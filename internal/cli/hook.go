@@ -72,9 +72,10 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		}
 	}
 	failed := func(format string, args ...any) {
-		logf(format, args...)
+		msg := fmt.Sprintf(format, args...)
+		logf("%s", msg)
 		if s.store.Init() == nil {
-			agents.Failed(s.store.Dir, agents.Failure{At: sys.Now(), Agent: h.Agent, Event: name, Message: fmt.Sprintf(format, args...)})
+			agents.Failed(s.store.Dir, agents.Failure{At: sys.Now(), Agent: h.Agent, Event: name, Message: msg})
 		}
 	}
 	if parseErr != nil {

@@ -410,6 +410,10 @@ const maxInTheWay = 1000
 // lacks) has it or anything below it. "Already matches" would hide a typo.
 func (s *session) checkPaths(plan *restore.Plan, paths []string) error {
 	var missing []string
+	planned := plan.Paths()
+	for _, l := range plan.Left {
+		planned = append(planned, l.Path)
+	}
 	for _, p := range paths {
 		if p == "" {
 			continue
@@ -417,13 +421,7 @@ func (s *session) checkPaths(plan *restore.Plan, paths []string) error {
 		if _, err := os.Lstat(filepath.Join(s.repo.Top, p)); err == nil {
 			continue
 		}
-		named := false
-		for _, f := range plan.Paths() {
-			named = named || f == p || strings.HasPrefix(f, p+"/")
-		}
-		for _, l := range plan.Left {
-			named = named || l.Path == p || strings.HasPrefix(l.Path, p+"/")
-		}
+		named := slices.ContainsFunc(planned, func(f string) bool { return f == p || strings.HasPrefix(f, p+"/") })
 		if !named {
 			missing = append(missing, p)
 		}

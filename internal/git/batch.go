@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Object is one answer of `git cat-file --batch`: an object's id, type and
@@ -27,7 +28,7 @@ type Object struct {
 func (r *Runner) CatFile(ctx context.Context, requests []string) ([]Object, error) {
 	var in bytes.Buffer
 	for _, req := range requests {
-		if bytes.IndexByte([]byte(req), 0) >= 0 {
+		if strings.IndexByte(req, 0) >= 0 {
 			return nil, fmt.Errorf("git cat-file: a request holds a NUL byte: %q", req)
 		}
 		in.WriteString(req)

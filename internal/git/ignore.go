@@ -26,22 +26,46 @@ func (r *Runner) IgnoredUntracked(ctx context.Context, paths []string, env []str
 		return nil, err
 	}
 	ignored := map[string]bool{}
-	args := []string{"--literal-pathspecs", "ls-files", "-z", "--"}
+	var matched []string
 	for _, p := range strings.Split(string(out), "\x00") {
 		if p = strings.TrimPrefix(p, "./"); p != "" {
 			ignored[p] = true
-			args = append(args, p)
+			matched = append(matched, p)
 		}
 	}
-	if len(ignored) == 0 {
+	if len(matched) == 0 {
 		return ignored, nil
 	}
-	tracked, err := r.Run(ctx, Cmd{Args: args, Env: env})
+	tracked, err := r.Tracked(ctx, matched, env)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range strings.Split(string(tracked), "\x00") {
+	for p := range tracked {
 		delete(ignored, p)
 	}
 	return ignored, nil
+}
+
+// Tracked returns those of paths (files, from the top of the tree) that the
+// real index holds, in one ls-files with literal pathspecs. env is added to
+// the call as for IgnoredUntracked.
+func (r *Runner) Tracked(ctx context.Context, paths []string, env []string) (map[string]bool, error) {
+	tracked := map[string]bool{}
+	if len(paths) == 0 {
+		return tracked, nil
+	}
+	out, err := r.Run(ctx, Cmd{Args: append([]string{"--literal-pathspecs", "ls-files", "-z", "--"}, paths...), Env: env})
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
+	}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if want[p] {
+			tracked[p] = true
+		}
+	}
+	return tracked, nil
 }

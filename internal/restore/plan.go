@@ -76,23 +76,14 @@ type Left struct {
 	Reason string `json:"reason"`
 }
 
-// MarshalJSON adds path_base64 for a path that is not UTF-8 (store.RawName).
-func (l Left) MarshalJSON() ([]byte, error) {
-	type plain Left
-	return json.Marshal(struct {
-		plain
-		PathBase64 string `json:"path_base64,omitempty"`
-	}{plain(l), store.RawName(l.Path)})
-}
+type plainLeft Left
+type plainFile File
 
-// MarshalJSON adds path_base64 for a path that is not UTF-8 (store.RawName).
-func (f File) MarshalJSON() ([]byte, error) {
-	type plain File
-	return json.Marshal(struct {
-		plain
-		PathBase64 string `json:"path_base64,omitempty"`
-	}{plain(f), store.RawName(f.Path)})
-}
+// MarshalJSON adds path_base64 for a path that is not UTF-8.
+func (l Left) MarshalJSON() ([]byte, error) { return store.MarshalWithRawName(plainLeft(l), l.Path) }
+
+// MarshalJSON adds path_base64 for a path that is not UTF-8.
+func (f File) MarshalJSON() ([]byte, error) { return store.MarshalWithRawName(plainFile(f), f.Path) }
 
 // Options change what a plan contains, and so its id.
 type Options struct {

@@ -1,11 +1,8 @@
 package restore
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,49 +123,30 @@ func (p *Plan) inScope(path string) bool {
 // in one `cat-file --batch`: what was on disk when the checkpoint was
 // taken, which a checkout of the canonical blob would not give back.
 func (a *Applier) writeRaw(ctx context.Context, stage string, writes []File) error {
-	var in strings.Builder
 	var raw []File
+	var ids []string
 	for _, f := range writes {
 		if f.Raw != "" {
 			raw = append(raw, f)
-			in.WriteString(f.Raw + "\n")
+			ids = append(ids, f.Raw)
 		}
 	}
 	if len(raw) == 0 {
 		return nil
 	}
-	out, err := a.Git.Run(ctx, git.Cmd{Args: []string{"cat-file", "--batch"}, Stdin: []byte(in.String())})
+	objs, err := a.Git.CatFile(ctx, ids)
 	if err != nil {
 		return err
 	}
-	br := bufio.NewReader(bytes.NewReader(out))
-	for _, f := range raw {
-		var oid, typ string
-		var size int64
-		header, err := br.ReadString('\n')
-		if err != nil {
-			return err
+	for i, f := range raw {
+		if objs[i].Type != "blob" {
+			return fmt.Errorf("cannot read the raw bytes of %s: %s is not a blob", f.Path, f.Raw)
 		}
-		if _, err := fmt.Sscanf(header, "%s %s %d", &oid, &typ, &size); err != nil || typ != "blob" {
-			return fmt.Errorf("cannot read the raw bytes of %s: %q", f.Path, strings.TrimSpace(header))
-		}
-		path := filepath.Join(stage, "files", f.Path)
 		mode := os.FileMode(0o644)
 		if f.Mode == "100755" {
 			mode = 0o755
 		}
-		w, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-		if err != nil {
-			return err
-		}
-		if _, err := io.CopyN(w, br, size); err != nil {
-			w.Close()
-			return err
-		}
-		if err := w.Close(); err != nil {
-			return err
-		}
-		if _, err := br.Discard(1); err != nil { // the newline after each object
+		if err := os.WriteFile(filepath.Join(stage, "files", f.Path), objs[i].Body, mode); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"unicode/utf8"
@@ -20,9 +21,29 @@ func RawName(p string) string {
 	return base64.StdEncoding.EncodeToString([]byte(p))
 }
 
-// FromRawName returns the path of the base64 raw, or p when raw is empty
+// MarshalWithRawName is the JSON object of v (a struct with a "path"
+// field) with "path_base64" added when path is not UTF-8. Like every JSON
+// output of the tool it leaves &, < and > as they are: the encoder's
+// default would write them as \u0026 and the like, and the outer encoder
+// does not undo what a MarshalJSON wrote.
+func MarshalWithRawName(v any, path string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	out := bytes.TrimSpace(b.Bytes())
+	raw := RawName(path)
+	if raw == "" || len(out) < 2 || out[len(out)-1] != '}' {
+		return out, nil
+	}
+	return append(out[:len(out)-1], []byte(`,"path_base64":"`+raw+`"}`)...), nil
+}
+
+// fromRawName returns the path of the base64 raw, or p when raw is empty
 // or broken.
-func FromRawName(p, raw string) string {
+func fromRawName(p, raw string) string {
 	if raw == "" {
 		return p
 	}
@@ -35,23 +56,19 @@ func FromRawName(p, raw string) string {
 
 type plainSkip Skip
 
-type skipJSON struct {
-	plainSkip
-	PathBase64 string `json:"path_base64,omitempty"`
-}
-
 // MarshalJSON adds path_base64 for a path that is not UTF-8.
-func (s Skip) MarshalJSON() ([]byte, error) {
-	return json.Marshal(skipJSON{plainSkip(s), RawName(s.Path)})
-}
+func (s Skip) MarshalJSON() ([]byte, error) { return MarshalWithRawName(plainSkip(s), s.Path) }
 
 // UnmarshalJSON reads path_base64 back.
 func (s *Skip) UnmarshalJSON(b []byte) error {
-	var v skipJSON
+	var v struct {
+		plainSkip
+		PathBase64 string `json:"path_base64"`
+	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
 	*s = Skip(v.plainSkip)
-	s.Path = FromRawName(s.Path, v.PathBase64)
+	s.Path = fromRawName(s.Path, v.PathBase64)
 	return nil
 }

@@ -85,13 +85,13 @@ func TestSelectKeepsInterruptedSafetyAndForgetsGoneRefs(t *testing.T) {
 	}
 }
 
-// repoStore makes a real repository with n checkpoint refs and records,
-// each older than the last by a day, and returns its store.
 // testIdentity lets the tests make commits on a machine with no git
 // identity configured, as a new user's is.
 var testIdentity = []string{"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com",
 	"GIT_COMMITTER_NAME=c", "GIT_COMMITTER_EMAIL=c@example.com"}
 
+// repoStore makes a real repository with n checkpoint refs and records,
+// each older than the last by a day, and returns its store.
 func repoStore(t *testing.T, n int) (*Store, *Journal) {
 	t.Helper()
 	dir := t.TempDir()
