@@ -26,11 +26,10 @@ type Capturer struct {
 	Store *store.Store
 	Git   *git.Runner
 	Cfg   config.Config
-	// Fail, when set, is the test-only failure injector of the command
-	// (GIT_CHECKPOINT_FAILPOINT): a capture calls it with "indexed" once
-	// the private index holds a scan's changes, before their tree is
-	// written and the state saved.
-	Fail func(step string) error
+	// Fail is the command's test-only failure injection: a capture has
+	// the step "indexed", once the private index holds a scan's changes,
+	// before their tree is written and the state saved.
+	Fail fault.Failpoints
 }
 
 // Snapshot is the state of the working tree as a git tree, before it is
@@ -126,10 +125,8 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		if err := c.update(ctx, st, sel); err != nil {
 			return nil, err
 		}
-		if c.Fail != nil {
-			if err := c.Fail("indexed"); err != nil {
-				return nil, err
-			}
+		if err := c.Fail.At("indexed"); err != nil {
+			return nil, err
 		}
 		if snap.Tree, err = c.writeTree(ctx); err != nil {
 			return nil, err

@@ -96,7 +96,7 @@ func (c *doctorCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		case 0:
 			s.out.Printf("no problems found\n")
 		default:
-			s.out.Printf("%d %s found\n", doc.Problems, plural(doc.Problems, "problem", "problems"))
+			s.out.Printf("%d %s found\n", doc.Problems, fault.Plural(doc.Problems, "problem", "problems"))
 		}
 	}
 	if doc.Problems > 0 {
@@ -125,7 +125,7 @@ func (s *session) repairAll(ctx context.Context) ([]string, error) {
 		return did, fault.Wrap(err, "failed.io", "cannot clean the staging directory")
 	}
 	if len(removed) > 0 {
-		did = append(did, fmt.Sprintf("removed %d staging %s a killed rewind left", len(removed), plural(len(removed), "entry", "entries")))
+		did = append(did, fmt.Sprintf("removed %d staging %s a killed rewind left", len(removed), fault.Plural(len(removed), "entry", "entries")))
 	}
 	return did, nil
 }
@@ -169,7 +169,7 @@ func (s *session) checkJournal(ctx context.Context) ([]check, error) {
 			Fix: repair + "; it rebuilds the journal from what is readable and the refs, keeping the damaged file aside"})
 	}
 	if j.Missing && len(refs) > 0 {
-		cs = append(cs, check{Name: "journal", Message: fmt.Sprintf("journal: missing, while %d checkpoint %s exist", len(refs), plural(len(refs), "ref", "refs")),
+		cs = append(cs, check{Name: "journal", Message: fmt.Sprintf("journal: missing, while %d checkpoint %s exist", len(refs), fault.Plural(len(refs), "ref", "refs")),
 			Fix: repair + "; it rebuilds the journal from the refs and their commits' trailers"})
 	}
 	known := map[int]bool{}
@@ -206,10 +206,10 @@ func (s *session) checkJournal(ctx context.Context) ([]check, error) {
 			ch.Message = fmt.Sprintf("checkpoint %s is gone: its ref %s was deleted and its commit is no longer in the repository", r.ID, ref)
 			ch.Fix = "forget it with 'git checkpoint prune'"
 		case have[r.Commit]:
-			ch.Message = fmt.Sprintf("checkpoint %s is gone: its ref %s points at %s, not at its commit %s", r.ID, ref, short(now), short(r.Commit))
+			ch.Message = fmt.Sprintf("checkpoint %s is gone: its ref %s points at %s, not at its commit %s", r.ID, ref, fault.Short(now), fault.Short(r.Commit))
 			ch.Fix = fmt.Sprintf("put it back with 'git update-ref %s %s %s'", ref, r.Commit, now)
 		default:
-			ch.Message = fmt.Sprintf("checkpoint %s is gone: its ref %s points at %s, and its commit %s is no longer in the repository", r.ID, ref, short(now), short(r.Commit))
+			ch.Message = fmt.Sprintf("checkpoint %s is gone: its ref %s points at %s, and its commit %s is no longer in the repository", r.ID, ref, fault.Short(now), fault.Short(r.Commit))
 			ch.Fix = fmt.Sprintf("remove the ref with 'git update-ref -d %s %s', then forget it with 'git checkpoint prune'", ref, now)
 		}
 		cs = append(cs, ch)
@@ -220,7 +220,7 @@ func (s *session) checkJournal(ctx context.Context) ([]check, error) {
 	}
 	if len(cs) == 0 {
 		n := len(j.Checkpoints())
-		cs = append(cs, check{Name: "journal", OK: true, Message: fmt.Sprintf("journal: %d %s, every line chained, every ref recorded", n, plural(n, "checkpoint", "checkpoints"))})
+		cs = append(cs, check{Name: "journal", OK: true, Message: fmt.Sprintf("journal: %d %s, every line chained, every ref recorded", n, fault.Plural(n, "checkpoint", "checkpoints"))})
 	}
 	return cs, nil
 }
@@ -263,7 +263,7 @@ func (s *session) checkRewind(ctx context.Context) ([]check, error) {
 		return nil, fault.Wrap(err, "failed.io", "cannot read the staging directory")
 	}
 	if len(stale) > 0 {
-		cs = append(cs, check{Name: "staging", Message: fmt.Sprintf("%d staging %s left by a killed rewind in %s", len(stale), plural(len(stale), "entry", "entries"), s.store.Path("staging")),
+		cs = append(cs, check{Name: "staging", Message: fmt.Sprintf("%d staging %s left by a killed rewind in %s", len(stale), fault.Plural(len(stale), "entry", "entries"), s.store.Path("staging")),
 			Fix: "git checkpoint doctor --fix (the next rewind also removes them)"})
 	}
 	if len(cs) == 0 {
@@ -387,13 +387,6 @@ func (s *session) checkHooks(ctx context.Context) ([]check, error) {
 func mirrorOn(v string) bool {
 	on, err := config.ParseBool(v)
 	return err == nil && on
-}
-
-func short(oid string) string {
-	if len(oid) > 12 {
-		return oid[:12]
-	}
-	return oid
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

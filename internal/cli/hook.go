@@ -13,6 +13,7 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
 	"github.com/git-checkpoint/git-checkpoint/internal/config"
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
@@ -122,7 +123,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	}
 	paths, rejected := agents.Relative(s.repo.Top, ev.Cwd, ev.Names)
 	if len(rejected) > 0 {
-		logf("ignored %d %s outside the working tree: %s", len(rejected), plural(len(rejected), "path", "paths"),
+		logf("ignored %d %s outside the working tree: %s", len(rejected), fault.Plural(len(rejected), "path", "paths"),
 			strings.Join(rejected[:min(len(rejected), 5)], ", "))
 	}
 	opts := capture.Options{Reason: ev.Reason, Session: ev.Session, Agent: ev.Agent, Tool: ev.Tool,

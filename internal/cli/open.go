@@ -25,9 +25,9 @@ type session struct {
 	cap   *capture.Capturer
 	out   *printer
 	held  bool // this process holds the store lock
-	// fail is the test-only failure injector (GIT_CHECKPOINT_FAILPOINT,
-	// see failpoint), or nil; the capturer and a rewind's steps share it.
-	fail func(step string) error
+	// fail is the test-only failure injection (GIT_CHECKPOINT_FAILPOINT,
+	// see fault.Failpoints); the capturer and a rewind share it.
+	fail fault.Failpoints
 }
 
 // open discovers the repository, reads the configuration and wires the
@@ -83,7 +83,7 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	}
 	r.Fsmonitor = cfg.Fsmonitor
 	st := store.New(repo, r, sys.Now)
-	fail := failpoint(sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))
+	fail := fault.ParseFailpoints(sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))
 	return &session{
 		sys: sys, g: g, cwd: abs, git: r, repo: repo, cfg: cfg, store: st,
 		cap:  &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg, Fail: fail},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -58,16 +59,16 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		verb, forgot = "would prune", "would forget"
 	}
 	if len(doc.Pruned) > 0 {
-		s.out.Printf("%s %d %s: %s\n", verb, len(doc.Pruned), plural(len(doc.Pruned), "checkpoint", "checkpoints"), runs(res.Pruned))
+		s.out.Printf("%s %d %s: %s\n", verb, len(doc.Pruned), fault.Plural(len(doc.Pruned), "checkpoint", "checkpoints"), runs(res.Pruned))
 	}
 	if len(doc.Forgotten) > 0 {
-		s.out.Printf("%s %s: %s\n", forgot, plural(len(doc.Forgotten), "a checkpoint whose ref was already deleted", "checkpoints whose refs were already deleted"), runs(res.Forgotten))
+		s.out.Printf("%s %s: %s\n", forgot, fault.Plural(len(doc.Forgotten), "a checkpoint whose ref was already deleted", "checkpoints whose refs were already deleted"), runs(res.Forgotten))
 	}
 	if len(doc.Pruned)+len(doc.Forgotten) == 0 {
 		s.out.Printf("nothing to prune\n")
 	}
 	s.out.Printf("%d %s kept (checkpoint.keep %d, keepFor %s, keepSafety %s)\n", doc.Kept,
-		plural(doc.Kept, "checkpoint", "checkpoints"), s.cfg.Keep, days(s.cfg.KeepFor), days(s.cfg.KeepSafety))
+		fault.Plural(doc.Kept, "checkpoint", "checkpoints"), s.cfg.Keep, days(s.cfg.KeepFor), days(s.cfg.KeepSafety))
 	if len(doc.Pruned) > 0 && !c.DryRun {
 		s.out.Printf("their objects are left to git gc (this command never runs it)\n")
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
 type showCmd struct {
@@ -21,7 +22,7 @@ func (c *showCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	r, err := resolve(j, refs, c.ID)
+	r, err := turns.Resolve(j, refs, c.ID)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func (s *session) hookFailures() *hookFailures {
 // describe says what failing hooks mean, for status and doctor.
 func (f *hookFailures) describe(now time.Time) string {
 	return fmt.Sprintf("%d %s took no checkpoint since the last one that did; the last, %s (%s %s): %s",
-		f.Count, plural(f.Count, "hook call", "hook calls"), age(now, f.Last.At), f.Last.Agent, f.Last.Event, f.Last.Message)
+		f.Count, fault.Plural(f.Count, "hook call", "hook calls"), age(now, f.Last.At), f.Last.Agent, f.Last.Event, f.Last.Message)
 }
 
 func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {

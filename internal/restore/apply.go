@@ -22,10 +22,9 @@ type Applier struct {
 	Git     *git.Runner
 	Top     string
 	Staging string // a directory on the working tree's filesystem, ours alone
-	// Failpoint, when set, is called at each step with the step's name; an
-	// error it returns is treated as a failure at that step. Tests use it
-	// to crash or fail a rewind at every step.
-	Failpoint func(step string) error
+	// Fail is the test-only failure injection, at each step by the
+	// step's name: tests crash or fail a rewind at every step with it.
+	Fail fault.Failpoints
 	// Left collects the paths Apply did not touch because a leading
 	// component stopped being a real directory after the plan was made
 	// (a symlink or a file swapped in): nothing is written through it.
@@ -71,12 +70,7 @@ func (a *Applier) Revert(ctx context.Context, safetyID string, err error) error 
 // renames the staged files into place. It returns the files it deleted or
 // put into place, also when it fails part way.
 func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (done []File, err error) {
-	fail := func(step string) error {
-		if a.Failpoint == nil {
-			return nil
-		}
-		return a.Failpoint(stepPrefix + step)
-	}
+	fail := func(step string) error { return a.Fail.At(stepPrefix + step) }
 	if len(files) == 0 {
 		return nil, nil
 	}

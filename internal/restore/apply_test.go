@@ -2,7 +2,6 @@ package restore
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,8 +73,8 @@ func writeFile(t *testing.T, path, content string) {
 
 func (f *fixture) plan(t *testing.T) *Plan {
 	t.Helper()
-	p, err := Compute(context.Background(), f.r, f.top, f.cur, "", nil,
-		&store.Record{ID: "k1", Commit: "0000", Tree: f.target}, Options{Outside: "refuse"}, nil)
+	p, err := New(context.Background(), f.r, Request{Top: f.top, Current: f.cur,
+		Target: &store.Record{ID: "k1", Commit: "0000", Tree: f.target}, Options: Options{Outside: "refuse"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,13 +88,13 @@ func (f *fixture) apply(t *testing.T, p *Plan) error {
 
 // applyWith applies p with a failpoint and returns the applier, whose Left
 // lists what was found in the way while writing.
-func (f *fixture) applyWith(t *testing.T, p *Plan, failpoint func(string) error) (*Applier, error) {
+func (f *fixture) applyWith(t *testing.T, p *Plan, fail fault.Failpoints) (*Applier, error) {
 	t.Helper()
 	staging := filepath.Join(f.top, ".git", "checkpoints", "staging")
 	if err := os.MkdirAll(staging, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a := &Applier{Git: f.r, Top: f.top, Staging: staging, Failpoint: failpoint}
+	a := &Applier{Git: f.r, Top: f.top, Staging: staging, Fail: fail}
 	return a, a.Apply(context.Background(), p, "k9")
 }
 
@@ -182,12 +181,7 @@ func TestApplyPutsBackWhatItChanged(t *testing.T) {
 	// Someone writes d/f after the plan; the rewind fails before it
 	// reaches d/f, so that write must survive the put-back.
 	writeFile(t, filepath.Join(f.top, "d", "f"), "written meanwhile")
-	_, err := f.applyWith(t, p, func(step string) error {
-		if step == "rename-0" {
-			return errors.New("injected")
-		}
-		return nil
-	})
+	_, err := f.applyWith(t, p, fault.ParseFailpoints("rename-0"))
 	if code := fault.As(err).Code; code != "failed.rewind_undone" {
 		t.Fatalf("error code %s (%v), want failed.rewind_undone", code, err)
 	}

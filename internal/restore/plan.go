@@ -65,7 +65,7 @@ type File struct {
 	Mode    string `json:"-"`
 	OID     string `json:"-"`
 	// Raw and OldRaw are raw blobs to write instead of a checkout of OID
-	// and OldOID, from the checkpoints' raw overlays (AddRaw).
+	// and OldOID, from the checkpoints' raw overlays (addRaw).
 	Raw    string `json:"-"`
 	OldRaw string `json:"-"`
 }
@@ -117,10 +117,40 @@ type Plan struct {
 // unattributed).
 type Classifier func(path string) string
 
-// Compute diffs the current tree against the target's and sorts each
-// difference into a change to make or a path to leave, looking at the
-// working tree for ignored files in the way.
-func Compute(ctx context.Context, r *git.Runner, top, current, head string, skipped []store.Skip,
+// Request is everything a plan is computed from. A plan is made in one
+// call from one Request: the plan a person is shown and the plan that is
+// applied must be built alike, or their ids differ (a plan built without
+// the raw overlays once made a prompt's choice fail as stale).
+type Request struct {
+	Top string // the working tree the plan writes
+	// Current and CurrentRaw are the tree of the working tree now and its
+	// raw overlay (the bytes git would not give back), or "".
+	Current, CurrentRaw string
+	Head                string        // HEAD now
+	Skipped             []store.Skip  // paths the scan of Current could not take
+	Target              *store.Record // the checkpoint to go back to
+	Options             Options       // what the plan holds
+	Classify            Classifier    // whose change each path is, or nil
+}
+
+// New computes the plan of req: the differences between the current tree
+// and the target's, each sorted into a change to make or a path to leave
+// (looking at the working tree for ignored files in the way), with the raw
+// bytes of both overlays.
+func New(ctx context.Context, r *git.Runner, req Request) (*Plan, error) {
+	p, err := compute(ctx, r, req.Top, req.Current, req.Head, req.Skipped, req.Target, req.Options, req.Classify)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.addRaw(ctx, r, req.CurrentRaw); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// compute diffs the current tree against the target's and sorts each
+// difference into a change to make or a path to leave.
+func compute(ctx context.Context, r *git.Runner, top, current, head string, skipped []store.Skip,
 	target *store.Record, opts Options, classify Classifier) (*Plan, error) {
 	args := []string{"diff-tree", "-r", "-z", "--no-renames", current, target.Tree}
 	if len(opts.Paths) > 0 {

@@ -34,13 +34,13 @@ func loadRaw(ctx context.Context, r *git.Runner, tree string) (map[string]rawFil
 	return m, nil
 }
 
-// AddRaw completes the plan with the raw overlays of the current tree
+// addRaw completes the plan with the raw overlays of the current tree
 // (currentRaw) and of the target: each file to write takes the target's
 // raw bytes when it has them (and its current raw bytes when put back),
 // and a path whose bytes differ only in the overlays (a file that went
 // from CRLF to LF, which git stores the same) is added to the plan. The
 // plan's id changes with them.
-func (p *Plan) AddRaw(ctx context.Context, r *git.Runner, currentRaw string) error {
+func (p *Plan) addRaw(ctx context.Context, r *git.Runner, currentRaw string) error {
 	if currentRaw == "" && p.Target.Raw == "" {
 		return nil
 	}

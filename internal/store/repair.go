@@ -63,7 +63,7 @@ func (s *Store) Repair(ctx context.Context, j *Journal, refs map[int]string) ([]
 		return did, err
 	}
 	if n > 0 {
-		did = append(did, fmt.Sprintf("adopted %d %s that had a ref but no record", n, plural(n, "checkpoint", "checkpoints")))
+		did = append(did, fmt.Sprintf("adopted %d %s that had a ref but no record", n, fault.Plural(n, "checkpoint", "checkpoints")))
 	}
 	return did, nil
 }
@@ -171,11 +171,4 @@ func writeSynced(path string, data []byte) error {
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

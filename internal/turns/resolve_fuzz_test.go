@@ -1,4 +1,4 @@
-package cli
+package turns
 
 import (
 	"errors"
@@ -41,19 +41,19 @@ func FuzzResolve(f *testing.F) {
 	}
 	j, refs := fuzzJournal()
 	f.Fuzz(func(t *testing.T, id string) {
-		r, err := resolve(j, refs, id)
+		r, err := Resolve(j, refs, id)
 		if err != nil {
 			var fe *fault.Error
 			if !errors.As(err, &fe) || (fe.Code != "not_found.checkpoint" && fe.Code != "invalid.ambiguous_id" && fe.Code != "invalid.checkpoint_id") {
-				t.Fatalf("resolve(%q): %v, not a not_found or ambiguous error", id, err)
+				t.Fatalf("Resolve(%q): %v, not a not_found or ambiguous error", id, err)
 			}
 			if strings.ContainsAny(fe.Message, "\n\r") {
-				t.Fatalf("resolve(%q): the message spans lines: %q", id, fe.Message)
+				t.Fatalf("Resolve(%q): the message spans lines: %q", id, fe.Message)
 			}
 			return
 		}
 		if refs[r.N] != r.Commit {
-			t.Fatalf("resolve(%q) returned %s, whose ref does not point at its commit", id, r.ID)
+			t.Fatalf("Resolve(%q) returned %s, whose ref does not point at its commit", id, r.ID)
 		}
 		switch {
 		case id == "@":
@@ -62,15 +62,15 @@ func FuzzResolve(f *testing.F) {
 			}
 		case strings.HasPrefix(id, "k"):
 			if r.ID != id {
-				t.Fatalf("resolve(%q) returned %s", id, r.ID)
+				t.Fatalf("Resolve(%q) returned %s", id, r.ID)
 			}
 		case strings.HasPrefix(id, "t"):
 			if r.Turn != id {
-				t.Fatalf("resolve(%q) returned %s of turn %s", id, r.ID, r.Turn)
+				t.Fatalf("Resolve(%q) returned %s of turn %s", id, r.ID, r.Turn)
 			}
 		default:
 			if len(id) < 4 || !strings.HasPrefix(r.Commit, strings.ToLower(id)) {
-				t.Fatalf("resolve(%q) returned %s, commit %s", id, r.ID, r.Commit)
+				t.Fatalf("Resolve(%q) returned %s, commit %s", id, r.ID, r.Commit)
 			}
 		}
 	})

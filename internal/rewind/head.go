@@ -1,9 +1,9 @@
-package cli
+package rewind
 
 import (
 	"context"
-	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -11,17 +11,17 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
-// headMove is what --reset-head (or the --undo of such a rewind) does to
+// HeadMove is what --reset-head (or the --undo of such a rewind) does to
 // HEAD and the real index (DESIGN 6.6).
-type headMove struct {
-	ref      string   // refs/heads/<branch>, or HEAD when detached
-	from, to string   // commits
-	dropped  []string // commits the ref stops reaching (the safety checkpoint keeps them)
-	index    string   // tree of the real index now, kept by the safety checkpoint
-	// resetTo is the tree the index is reset to: the new HEAD's, or for an
+type HeadMove struct {
+	Ref      string   // refs/heads/<branch>, or HEAD when detached
+	From, To string   // commits
+	Dropped  []string // commits the ref stops reaching (the safety checkpoint keeps them)
+	Index    string   // tree of the real index now, kept by the safety checkpoint
+	// ResetTo is the tree the index is reset to: the new HEAD's, or for an
 	// --undo the index as it was before the rewind.
-	resetTo string
-	undo    bool
+	ResetTo string
+	Undo    bool
 }
 
 // planHeadMove runs the --reset-head preflight: HEAD goes back to the
@@ -30,8 +30,8 @@ type headMove struct {
 // remote-tracking ref holds (conflict.commits_pushed): moving a pushed
 // branch back would make the next push a force push. It returns nil when
 // HEAD already is the target's.
-func (s *session) planHeadMove(ctx context.Context, target *store.Record) (*headMove, error) {
-	head, branch := s.repo.Head, s.repo.Branch
+func (r *Rewinder) planHeadMove(ctx context.Context, target *store.Record) (*HeadMove, error) {
+	head, branch := r.Repo.Head, r.Repo.Branch
 	moved := func(format string, args ...any) error {
 		return fault.New("conflict.head_moved", format, args...).
 			WithHint("rewind without --reset-head to restore the files and leave HEAD where it is").
@@ -41,25 +41,25 @@ func (s *session) planHeadMove(ctx context.Context, target *store.Record) (*head
 	case target.Head == "":
 		return nil, moved("%s was taken before the first commit: there is no HEAD to go back to", target.ID)
 	case head == "":
-		return nil, moved("HEAD has no commit now, while %s was taken at %s", target.ID, short(target.Head))
+		return nil, moved("HEAD has no commit now, while %s was taken at %s", target.ID, fault.Short(target.Head))
 	case target.Branch != branch:
 		return nil, moved("%s was taken %s, and HEAD is now %s", target.ID, onBranch(target.Branch), onBranch(branch))
 	case target.Head == head:
 		return nil, nil
 	}
-	_, err := s.git.Run(ctx, git.Cmd{Args: []string{"merge-base", "--is-ancestor", target.Head, head}})
+	_, err := r.Git.Run(ctx, git.Cmd{Args: []string{"merge-base", "--is-ancestor", target.Head, head}})
 	switch code := git.ExitCode(err); {
 	case err == nil:
 	case code == 1 || code == 128:
-		return nil, moved("HEAD is not a descendant of %s's HEAD %s (history was rewritten, or the commit is gone)", target.ID, short(target.Head))
+		return nil, moved("HEAD is not a descendant of %s's HEAD %s (history was rewritten, or the commit is gone)", target.ID, fault.Short(target.Head))
 	default:
 		return nil, err
 	}
-	dropped, err := s.revList(ctx, target.Head+".."+head)
+	dropped, err := r.revList(ctx, target.Head+".."+head)
 	if err != nil {
 		return nil, err
 	}
-	unpushed, err := s.revList(ctx, target.Head+".."+head, "--not", "--remotes")
+	unpushed, err := r.revList(ctx, target.Head+".."+head, "--not", "--remotes")
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +75,11 @@ func (s *session) planHeadMove(ctx context.Context, target *store.Record) (*head
 			}
 		}
 		where := "a remote-tracking ref"
-		if out, err := s.git.Run(ctx, git.Cmd{Args: []string{"for-each-ref", "--count=1", "--format=%(refname:short)", "--contains", pushed[0], "refs/remotes/"}}); err == nil && len(strings.TrimSpace(string(out))) > 0 {
+		if out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"for-each-ref", "--count=1", "--format=%(refname:short)", "--contains", pushed[0], "refs/remotes/"}}); err == nil && len(strings.TrimSpace(string(out))) > 0 {
 			where = strings.TrimSpace(string(out))
 		}
 		return nil, fault.New("conflict.commits_pushed", "%d of the %d commits --reset-head would drop %s on %s: moving the branch back would make the next push a force push",
-			len(pushed), len(dropped), plural(len(pushed), "is already", "are already"), where).
+			len(pushed), len(dropped), fault.Plural(len(pushed), "is already", "are already"), where).
 			WithHint("rewind without --reset-head to restore the files and keep the commits, then revert them with new commits").
 			WithData(map[string]any{"commits": pushed, "remote_ref": where})
 	}
@@ -87,35 +87,35 @@ func (s *session) planHeadMove(ctx context.Context, target *store.Record) (*head
 	if ref == "" {
 		ref = "HEAD"
 	}
-	return &headMove{ref: ref, from: head, to: target.Head, dropped: dropped, resetTo: target.Head}, nil
+	return &HeadMove{Ref: ref, From: head, To: target.Head, Dropped: dropped, ResetTo: target.Head}, nil
 }
 
 // undoHeadMove is the way back of a rewind that moved HEAD: when HEAD is
 // still where that rewind put it, it goes back, and the index is reset to
 // what it held before. A rewind killed before it moved HEAD has nothing to
 // undo there; HEAD moved since by someone else refuses.
-func (s *session) undoHeadMove(rw *store.Rewind) (*headMove, error) {
+func (r *Rewinder) undoHeadMove(rw *store.Rewind) (*HeadMove, error) {
 	if rw.HeadRef == "" {
 		return nil, nil
 	}
-	ref := s.repo.Branch
+	ref := r.Repo.Branch
 	if ref == "" {
 		ref = "HEAD"
 	}
 	switch {
-	case ref == rw.HeadRef && s.repo.Head == rw.HeadFrom:
+	case ref == rw.HeadRef && r.Repo.Head == rw.HeadFrom:
 		return nil, nil // killed before HEAD moved
-	case ref != rw.HeadRef || s.repo.Head != rw.HeadTo:
+	case ref != rw.HeadRef || r.Repo.Head != rw.HeadTo:
 		return nil, fault.New("conflict.head_moved", "HEAD moved since the rewind to %s reset it, so --undo cannot put it back", rw.Target).
-			WithHint("restore the files alone with 'git rewind " + rw.Safety + "'; the commits HEAD was on are " + short(rw.HeadFrom) + " and its ancestors").
-			WithData(map[string]string{"head": s.repo.Head, "expected": rw.HeadTo})
+			WithHint("restore the files alone with 'git rewind " + rw.Safety + "'; the commits HEAD was on are " + fault.Short(rw.HeadFrom) + " and its ancestors").
+			WithData(map[string]string{"head": r.Repo.Head, "expected": rw.HeadTo})
 	}
-	return &headMove{ref: rw.HeadRef, from: rw.HeadTo, to: rw.HeadFrom, resetTo: rw.Index, undo: true}, nil
+	return &HeadMove{Ref: rw.HeadRef, From: rw.HeadTo, To: rw.HeadFrom, ResetTo: rw.Index, Undo: true}, nil
 }
 
 // revList lists commits, newest first.
-func (s *session) revList(ctx context.Context, args ...string) ([]string, error) {
-	out, err := s.git.Run(ctx, git.Cmd{Args: append([]string{"rev-list"}, args...)})
+func (r *Rewinder) revList(ctx context.Context, args ...string) ([]string, error) {
+	out, err := r.Git.Run(ctx, git.Cmd{Args: append([]string{"rev-list"}, args...)})
 	if err != nil {
 		return nil, err
 	}
@@ -126,24 +126,24 @@ func (s *session) revList(ctx context.Context, args ...string) ([]string, error)
 // real index is not rewritten (write-tree would store its cache tree in
 // it) before the rewind is sure to run. An index with unresolved
 // conflicts has no tree: that is conflict.git_operation.
-func (s *session) saveIndex(ctx context.Context) (string, error) {
-	if err := s.store.Init(); err != nil {
+func (r *Rewinder) saveIndex(ctx context.Context) (string, error) {
+	if err := r.Store.Init(); err != nil {
 		return "", err
 	}
-	data, err := os.ReadFile(s.repo.Index)
+	data, err := os.ReadFile(r.Repo.Index)
 	if os.IsNotExist(err) {
-		out, err := s.git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-t", "tree", "-w", "--stdin"}, Stdin: []byte{}})
+		out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-t", "tree", "-w", "--stdin"}, Stdin: []byte{}})
 		return strings.TrimSpace(string(out)), err
 	}
 	if err != nil {
 		return "", fault.Wrap(err, "failed.io", "cannot read the index")
 	}
-	copyPath := s.store.Path("index.before-reset")
+	copyPath := r.Store.Path("index.before-reset")
 	defer os.Remove(copyPath)
 	if err := os.WriteFile(copyPath, data, 0o644); err != nil {
 		return "", fault.Wrap(err, "failed.io", "cannot copy the index")
 	}
-	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"write-tree"}, Index: copyPath})
+	out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"write-tree"}, Index: copyPath})
 	if err != nil {
 		return "", fault.Wrap(err, "conflict.git_operation", "the index has unresolved conflicts, so --reset-head cannot save it").
 			WithHint("resolve them (git add / git rm) or drop them, then rewind again")
@@ -158,33 +158,44 @@ func (s *session) saveIndex(ctx context.Context) (string, error) {
 // that differ, not the whole tree (a plain read-tree would drop every
 // entry's stat data). A refresh then records the stat data of the files
 // the rewind wrote. If the index cannot be reset, the ref goes back.
-func (s *session) moveHead(ctx context.Context, m *headMove, reason string, step func(string) error) error {
+func (r *Rewinder) moveHead(ctx context.Context, m *HeadMove, reason string) error {
 	update := func(to, from string) error {
 		args := []string{"update-ref", "--create-reflog", "-m", reason}
-		if m.ref == "HEAD" {
+		if m.Ref == "HEAD" {
 			args = append(args, "--no-deref")
 		}
-		_, err := s.git.Run(ctx, git.Cmd{Args: append(args, m.ref, to, from)})
+		_, err := r.Git.Run(ctx, git.Cmd{Args: append(args, m.Ref, to, from)})
 		return err
 	}
-	if err := update(m.to, m.from); err != nil {
-		return fault.Wrap(err, "conflict.head_moved", "cannot move %s: it moved during the rewind", m.ref)
+	if err := update(m.To, m.From); err != nil {
+		return fault.Wrap(err, "conflict.head_moved", "cannot move %s: it moved during the rewind", m.Ref)
 	}
-	if err := step("head"); err != nil {
-		update(m.from, m.to)
+	if err := r.Fail.At("head"); err != nil {
+		update(m.From, m.To)
 		return err
 	}
-	if _, err := s.git.Run(ctx, git.Cmd{Args: []string{"read-tree", "--reset", m.resetTo}}); err != nil {
-		update(m.from, m.to)
+	if _, err := r.Git.Run(ctx, git.Cmd{Args: []string{"read-tree", "--reset", m.ResetTo}}); err != nil {
+		update(m.From, m.To)
 		return fault.Wrap(err, "failed.git", "cannot reset the index")
 	}
-	if err := step("index"); err != nil {
+	if err := r.Fail.At("index"); err != nil {
 		return err
 	}
 	// --refresh exits 1 when files differ from the index, which after a
 	// rewind with uncommitted changes they do.
-	s.git.Run(ctx, git.Cmd{Args: []string{"update-index", "-q", "--refresh"}})
+	r.Git.Run(ctx, git.Cmd{Args: []string{"update-index", "-q", "--refresh"}})
 	return nil
+}
+
+// headCommits counts the commits from has that to lacks; 0 when they
+// cannot be counted (the old HEAD may be gone: the count is best effort).
+func (r *Rewinder) headCommits(ctx context.Context, to, from string) int {
+	out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"rev-list", "--count", to + ".." + from}})
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return n
 }
 
 func onBranch(ref string) string {
@@ -192,18 +203,4 @@ func onBranch(ref string) string {
 		return "detached"
 	}
 	return "on branch " + strings.TrimPrefix(ref, "refs/heads/")
-}
-
-// headMoveNote describes a head move for the plan.
-func headMoveNote(m *headMove, target string, done bool) string {
-	name := strings.TrimPrefix(m.ref, "refs/heads/")
-	verb := "moves"
-	if done {
-		verb = "moved"
-	}
-	if m.undo {
-		return fmt.Sprintf("%s %s back to %s and the index back to what it held before the rewind", name, verb, short(m.to))
-	}
-	return fmt.Sprintf("%s %s back %d %s to %s (%s's HEAD) and the index is reset to it; the safety checkpoint keeps the dropped %s",
-		name, verb, len(m.dropped), plural(len(m.dropped), "commit", "commits"), short(m.to), target, plural(len(m.dropped), "commit", "commits"))
 }

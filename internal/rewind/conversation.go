@@ -1,4 +1,4 @@
-package cli
+package rewind
 
 import (
 	"fmt"
@@ -11,26 +11,26 @@ import (
 // The conversation layer (DESIGN section 8) is best effort: nothing here
 // can fail a rewind.
 
-// resume is how to continue the agent's conversation as it was at the
+// Resume is how to continue the agent's conversation as it was at the
 // target, or nil.
-func (pr *prepared) resume() *agents.Resume {
-	return agents.ResumeAt(pr.j, pr.target)
+func (pr *Prepared) Resume() *agents.Resume {
+	return agents.ResumeAt(pr.Journal, pr.Target)
 }
 
 // leaveNote tells the model of the next prompt in this tree that its files
 // were rewound, when an agent that can take such a note works here.
-func (s *session) leaveNote(pr *prepared) {
-	if !notedAgents(pr.j) {
+func (r *Rewinder) leaveNote(pr *Prepared) {
+	if !notedAgents(pr.Journal) {
 		return
 	}
-	what := "checkpoint " + pr.target.ID
-	if turns.IsStart(pr.target) && pr.target.Turn != "" {
-		what += ", the start of turn " + pr.target.Turn
+	what := "checkpoint " + pr.Target.ID
+	if turns.IsStart(pr.Target) && pr.Target.Turn != "" {
+		what += ", the start of turn " + pr.Target.Turn
 	}
 	text := fmt.Sprintf("git-checkpoint: the files of this working tree were rewound to %s "+
 		"(only the files: this conversation was not). Files you read or changed earlier in this "+
 		"conversation may now differ from what you remember: read them again before relying on them.", what)
-	agents.WriteNote(s.store.Dir, text)
+	agents.WriteNote(r.Store.Dir, text)
 }
 
 // notedAgents reports whether an agent whose hooks deliver notes has

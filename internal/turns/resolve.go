@@ -1,4 +1,4 @@
-package cli
+package turns
 
 import (
 	"regexp"
@@ -24,11 +24,11 @@ func errBadID(id string) error {
 		WithData(map[string]string{"id": id})
 }
 
-// resolve finds the checkpoint an id names: k<n>, t<n> (the start of turn
+// Resolve finds the checkpoint an id names: k<n>, t<n> (the start of turn
 // n), @ (the newest), or a unique prefix of a checkpoint commit. The
 // checkpoint's ref must still point at its commit: a moved or deleted ref
 // makes the id not_found rather than trusting either side.
-func resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, error) {
+func Resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, error) {
 	if id != "@" && !numbered.MatchString(id) && !hexPattern.MatchString(strings.ToLower(id)) {
 		return nil, errBadID(id)
 	}
@@ -89,7 +89,7 @@ func turnStart(j *store.Journal, id string) *store.Record {
 		if c == nil || c.Turn != id {
 			continue
 		}
-		if c.Reason == "turn_start" {
+		if c.Reason == store.ReasonTurnStart {
 			return j.ByID(c.ID)
 		}
 		if first == nil {

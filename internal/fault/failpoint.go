@@ -1,0 +1,72 @@
+package fault
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Failpoints is the test-only failure injection named by
+// GIT_CHECKPOINT_FAILPOINT: a comma-separated list of STEP or
+// STEP:ACTION. One type serves every package that has steps (the capture,
+// the rewind transaction, the applier), so that a transcript can crash or
+// fail a command at any of them the same way. A nil Failpoints injects
+// nothing.
+//
+// ACTION is "error" (the default: the step fails as an I/O error would),
+// "kill" (the process kills itself with SIGKILL, as a crash or power loss
+// would) or "pause=FILE" (it creates FILE and waits until FILE is removed,
+// at most a minute, so that a test can change the tree at exactly that
+// point; a file rather than SIGSTOP, which the kernel's job control can
+// undo behind the test's back).
+//
+// The steps of a rewind, in order: safety (the safety checkpoint exists,
+// nothing else happened), started (rewind_started is journaled), staged,
+// delete-N, deleted, rename-N, renamed (see restore.Applier), head and
+// index (--reset-head moved the branch, then the index), captured (the
+// result is checkpointed and verified) and ended (rewind_ended is
+// journaled). Putting a tree back after a failure goes through the same
+// file steps with an "undo-" prefix. A capture has one step: indexed (the
+// private index holds the scan's changes).
+type Failpoints map[string]string
+
+// ParseFailpoints reads the GIT_CHECKPOINT_FAILPOINT syntax; "" is none.
+func ParseFailpoints(spec string) Failpoints {
+	if spec == "" {
+		return nil
+	}
+	f := Failpoints{}
+	for _, item := range strings.Split(spec, ",") {
+		step, action, _ := strings.Cut(strings.TrimSpace(item), ":")
+		f[step] = action
+	}
+	return f
+}
+
+// At runs the action set for step, if any: the error it returns is the
+// step's failure.
+func (f Failpoints) At(step string) error {
+	action, ok := f[step]
+	if !ok {
+		return nil
+	}
+	switch {
+	case action == "kill":
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	case strings.HasPrefix(action, "pause="):
+		file := strings.TrimPrefix(action, "pause=")
+		if err := os.WriteFile(file, nil, 0o644); err != nil {
+			return err
+		}
+		for i := 0; i < 60000; i++ {
+			if _, err := os.Lstat(file); err != nil {
+				return nil
+			}
+			time.Sleep(time.Millisecond)
+		}
+		return nil
+	}
+	return errors.New("injected failure at " + step)
+}

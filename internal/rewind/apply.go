@@ -1,0 +1,286 @@
+package rewind
+
+import (
+	"context"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/restore"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// Applied is what a rewind did, beyond its plan.
+type Applied struct {
+	Safety     string   // the safety checkpoint: --undo goes back to it
+	Exact      bool     // the tree matches the target where the plan said
+	Unexpected []string // the paths that made Exact false, sorted
+}
+
+// maxInTheWay bounds the paths a rewind's record keeps in InTheWay.
+const maxInTheWay = 1000
+
+// CloseInterrupted ends the interrupted rewind an undo found nothing to do
+// for: it never changed a file (or its undo already happened), so the
+// tree is back. The caller holds the lock.
+func (r *Rewinder) CloseInterrupted(pr *Prepared) error {
+	if pr.Interrupted == nil || !pr.req.Undo || !pr.Nothing() {
+		return nil
+	}
+	end := *pr.Interrupted
+	exact := true
+	end.Exact = &exact
+	return r.Store.Append(pr.Journal, store.Event{Type: store.EventRewindEnded, Rewind: &end})
+}
+
+// Apply takes the safety checkpoint, journals the start, writes the plan,
+// moves HEAD if asked, checkpoints and verifies the result, journals the
+// end and leaves the conversation hint. The caller holds the lock.
+func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
+	keepIndex := ""
+	if pr.Move != nil {
+		keepIndex = pr.Move.Index
+	}
+	safety, err := r.Capture.Record(ctx, pr.Journal, pr.Snap, capture.Options{Reason: store.ReasonPreRewind, NoDedup: true,
+		Label: "before rewind to " + pr.Target.ID, Index: keepIndex})
+	if err != nil {
+		return nil, fault.Wrap(err, fault.As(err).Code, "cannot take the safety checkpoint, so nothing was changed")
+	}
+	if err := r.Fail.At("safety"); err != nil {
+		return nil, fault.Wrap(err, "failed.io", "the rewind did not start, so nothing was changed")
+	}
+	rw := &store.Rewind{Target: pr.Target.ID, Commit: pr.Target.Commit, Safety: safety.ID,
+		Plan: pr.Plan.ID, Files: len(pr.Plan.Files), Undo: pr.req.Undo}
+	for _, l := range pr.Plan.Left {
+		if l.Reason != restore.LeftIgnoredInWay {
+			continue
+		}
+		if len(rw.InTheWay) == maxInTheWay {
+			rw.InTheWayMore = true
+			break
+		}
+		rw.InTheWay = append(rw.InTheWay, l.Path)
+	}
+	if m := pr.Move; m != nil {
+		rw.HeadRef, rw.HeadFrom, rw.HeadTo, rw.Index = m.Ref, m.From, m.To, m.Index
+	}
+	if err := r.Store.Append(pr.Journal, store.Event{Type: store.EventRewindStarted, Rewind: rw}); err != nil {
+		return nil, err
+	}
+	// ended journals the end of a rewind that stopped with the tree in a
+	// known state (untouched, or put back), so that the next rewind is not
+	// refused as interrupted.
+	ended := func(err error) error {
+		end := *rw
+		end.Error = fault.As(err).Message
+		r.Store.Append(pr.Journal, store.Event{Type: store.EventRewindEnded, Rewind: &end})
+		return err
+	}
+	if err := r.Fail.At("started"); err != nil {
+		return nil, ended(fault.Wrap(err, "failed.io", "the rewind stopped before it changed anything"))
+	}
+	applier := &restore.Applier{Git: r.Git, Top: r.Repo.Top, Staging: r.Store.Path("staging"), Fail: r.Fail}
+	if err := r.Store.Init(); err == nil {
+		err = mkdirAll(applier.Staging)
+	}
+	stop := r.progress("restoring " + pr.Target.ID)
+	err = applier.Apply(ctx, pr.Plan, safety.ID)
+	stop()
+	if err == nil && pr.Move != nil {
+		reason := "rewind: reset to " + pr.Target.ID
+		if pr.req.Undo {
+			reason = "rewind --undo: back to " + fault.Short(pr.Move.To)
+		}
+		if err = r.moveHead(ctx, pr.Move, reason); err != nil {
+			err = applier.Revert(ctx, safety.ID, err)
+		} else {
+			r.Repo.Head = pr.Move.To
+		}
+	}
+	if err != nil {
+		if fault.As(err).Code != "failed.rewind_partial" {
+			return nil, ended(err)
+		}
+		return nil, err
+	}
+	// The rewind wrote only the plan's paths (invariant 3), so the tree
+	// now is the safety checkpoint's with those paths changed: a partial
+	// capture of them gives the tree a full scan would find, at the cost
+	// of the plan rather than of the tree. A write elsewhere by someone
+	// else during the rewind goes unseen here, as it could a moment
+	// later; the next scan takes it. See docs/speed.md.
+	// So the checkpoint is recorded as a whole one: marked partial, every
+	// rewind's own checkpoint would carry a warning nobody can act on.
+	snap, err := r.Capture.SnapshotPaths(ctx, pr.Journal, pr.Plan.Paths(), pr.Target.Tree)
+	if err != nil {
+		return nil, err
+	}
+	scannedPlanOnly := snap.Partial
+	snap.Partial = false
+	after, err := r.Capture.Record(ctx, pr.Journal, snap, capture.Options{Reason: store.ReasonRewind, Label: "after rewind to " + pr.Target.ID})
+	if err != nil {
+		return nil, err
+	}
+	unexpected, err := r.verify(ctx, pr, after, scannedPlanOnly)
+	if err != nil {
+		return nil, err
+	}
+	exact := len(unexpected) == 0
+	leaveUnwritten(pr.Plan, applier.Left)
+	if err := r.Fail.At("captured"); err != nil {
+		return nil, err
+	}
+	end := *rw
+	end.Exact = &exact
+	if err := r.Store.Append(pr.Journal, store.Event{Type: store.EventRewindEnded, Rewind: &end}); err != nil {
+		return nil, err
+	}
+	if err := r.Fail.At("ended"); err != nil {
+		return nil, err
+	}
+	r.leaveNote(pr)
+	return &Applied{Safety: safety.ID, Exact: exact, Unexpected: unexpected}, nil
+}
+
+func (r *Rewinder) progress(what string) (stop func()) {
+	if r.Progress == nil {
+		return func() {}
+	}
+	return r.Progress(what)
+}
+
+// verify checks the tree after the rewind: every planned path now matches
+// the target (byte for byte where the checkpoint kept raw bytes), and
+// nothing else changed but the paths the plan left (those were not touched,
+// but a rewound .gitignore can make them visible). It returns the paths
+// that break this, sorted; none means exact.
+func (r *Rewinder) verify(ctx context.Context, pr *Prepared, afterRec *store.Record, planOnly bool) ([]string, error) {
+	after := afterRec.Tree
+	odd := map[string]bool{}
+	if afterRec.Raw != pr.Target.Raw {
+		// Files kept byte for byte must be as the target kept them.
+		differ, err := r.rawDiffers(ctx, pr, afterRec.Raw)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range differ {
+			odd[p] = true
+		}
+	}
+	planned, left := map[string]bool{}, map[string]bool{}
+	for _, f := range pr.Plan.Files {
+		planned[f.Path] = true
+	}
+	for _, l := range pr.Plan.Left {
+		left[l.Path] = true
+	}
+	if after != pr.Target.Tree {
+		vsTarget, err := r.changedPaths(ctx, pr.Target.Tree, after)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range vsTarget {
+			if planned[p] {
+				odd[p] = true
+			}
+		}
+	}
+	if planOnly {
+		// A partial capture of the plan's paths differs from the safety
+		// checkpoint in planned paths only: nothing else to compare.
+		return slices.Sorted(maps.Keys(odd)), nil
+	}
+	vsBefore, err := r.changedPaths(ctx, pr.Snap.Tree, after)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range vsBefore {
+		if !planned[p] && !left[p] {
+			odd[p] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(odd)), nil
+}
+
+// rawDiffers lists the planned paths not kept raw alike in the tree after
+// the rewind (overlay afterRaw) and in the target.
+func (r *Rewinder) rawDiffers(ctx context.Context, pr *Prepared, afterRaw string) ([]string, error) {
+	entries := func(tree string) (map[string]string, error) {
+		m := map[string]string{}
+		if tree == "" {
+			return m, nil
+		}
+		out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"ls-tree", "-r", "-z", tree}})
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range strings.Split(string(out), "\x00") {
+			if meta, path, ok := strings.Cut(item, "\t"); ok {
+				m[path] = meta
+			}
+		}
+		return m, nil
+	}
+	got, err := entries(afterRaw)
+	if err != nil {
+		return nil, err
+	}
+	want, err := entries(pr.Target.Raw)
+	if err != nil {
+		return nil, err
+	}
+	var differ []string
+	for _, f := range pr.Plan.Files {
+		if got[f.Path] != want[f.Path] {
+			differ = append(differ, f.Path)
+		}
+	}
+	return differ, nil
+}
+
+// changedPaths lists the paths that differ between two trees.
+func (r *Rewinder) changedPaths(ctx context.Context, a, b string) ([]string, error) {
+	out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b}})
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+// leaveUnwritten moves the paths the rewind found in the way while writing
+// from the plan's files to its left list, so that what is shown is what
+// happened.
+func leaveUnwritten(p *restore.Plan, left []restore.Left) {
+	if len(left) == 0 {
+		return
+	}
+	skip := map[string]bool{}
+	for _, l := range left {
+		skip[l.Path] = true
+	}
+	files := p.Files[:0:0]
+	for _, f := range p.Files {
+		if !skip[f.Path] {
+			files = append(files, f)
+		}
+	}
+	p.Files = files
+	p.Left = append(p.Left, left...)
+}
+
+func mkdirAll(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fault.Wrap(err, "failed.io", "cannot create %s", dir)
+	}
+	return nil
+}

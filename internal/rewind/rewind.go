@@ -1,0 +1,213 @@
+// Package rewind is the rewind transaction of DESIGN section 6: the
+// preflight in the design's order, whose change each path is, the plan,
+// the safety checkpoint, the journal records, the writes, the HEAD move,
+// the verification and the conversation hint; and its two variants, the
+// undo of the last rewind and the fork into a new worktree.
+//
+// It is the one door every way of rewinding goes through (the command
+// line, and any other front end), so it prints nothing and asks nothing:
+// it takes its dependencies explicitly (Rewinder) and returns values for
+// the caller to show. The caller holds the store lock around Prepare and
+// Apply, and may let it go between them to ask a person, preparing again
+// under the lock and checking that the plan is the one shown (Check).
+package rewind
+
+import (
+	"context"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/restore"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
+)
+
+// Rewinder holds what a rewind of one working tree works with.
+type Rewinder struct {
+	Git     *git.Runner
+	Repo    *git.Repo
+	Store   *store.Store
+	Capture *capture.Capturer
+	Fail    fault.Failpoints // test-only failure injection at each step
+	// Journal reads the journal and the checkpoint refs, repairing them
+	// first when a crashed run left them inconsistent.
+	Journal func(context.Context) (*store.Journal, map[int]string, error)
+	// Progress, when set, shows a slow step until the function it returns
+	// is called.
+	Progress func(what string) (stop func())
+}
+
+// Request is what a rewind is asked to do.
+type Request struct {
+	ID        string // the checkpoint; "" is the default target
+	Undo      bool   // go back to the last rewind's safety checkpoint
+	Force     bool   // rewind even though an earlier one was interrupted
+	ResetHead bool   // move HEAD and the index back too
+	DryRun    bool   // only show: preflight conflicts are noted, not returned
+	Paths     []string
+	Outside   string // refuse, keep or overwrite
+}
+
+// Prepared is a plan and what it was computed from.
+type Prepared struct {
+	Journal *store.Journal
+	Snap    *capture.Snapshot
+	Target  *store.Record
+	Plan    *restore.Plan
+	// Interrupted is an earlier rewind that started and never ended.
+	Interrupted *store.Rewind
+	// Move is what happens to HEAD and the index (--reset-head, or the
+	// undo of a rewind that moved them); nil when they stay.
+	Move *HeadMove
+	// Refused is the preflight conflict that would stop this plan from
+	// being applied; only a dry run gets this far with one, and shows the
+	// plan with it.
+	Refused *fault.Error
+
+	req Request
+	// classify says whose change each path is (DESIGN section 6.3).
+	classify restore.Classifier
+	// made, for an undo, are the paths the undone rewind created.
+	made map[string]bool
+}
+
+// Nothing reports whether the plan changes nothing at all.
+func (pr *Prepared) Nothing() bool { return len(pr.Plan.Files) == 0 && pr.Move == nil }
+
+// Refuse lets a dry run go on past a preflight conflict, which it records
+// to show with the plan (a dry run succeeds whenever it has a plan), and
+// returns nil; any other error, or any error of a rewind that applies,
+// comes back to stop it.
+func (pr *Prepared) Refuse(err error) error {
+	if err == nil {
+		return nil
+	}
+	if fe := fault.As(err); pr.req.DryRun && fe.Class() == fault.Conflict {
+		if pr.Refused == nil {
+			pr.Refused = fe
+		}
+		return nil
+	}
+	return err
+}
+
+// Check refuses to go on when the plan computed now is not the plan a
+// person saw (want, a plan id): the tree changed in between.
+func (pr *Prepared) Check(want string) error {
+	if want == "" || pr.Plan.ID == want {
+		return nil
+	}
+	return fault.New("conflict.rewind_stale", "the working tree changed since plan %s was made (it is now %s)", want, pr.Plan.ID).
+		WithHint("run 'git rewind " + pr.Target.ID + " --dry-run' to see the new plan").
+		WithData(map[string]string{"expected": want, "plan": pr.Plan.ID})
+}
+
+// Prepare resolves the target, runs the preflight checks in the design's
+// order and computes the plan. The caller holds the lock.
+func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) {
+	j, refs, err := r.Journal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pr := &Prepared{Journal: j, req: req}
+	started, ended := j.LastRewind()
+	if started != nil && !ended {
+		pr.Interrupted = started
+	}
+	undone := started
+	switch {
+	case req.Undo:
+		if started == nil {
+			return nil, fault.New("not_found.nothing_to_undo", "there is no rewind to undo")
+		}
+		back := started.Safety
+		if pr.Interrupted != nil && started.Undo {
+			// An interrupted undo is finished, not undone: its target is
+			// the tree before the rewind it was undoing.
+			back = started.Target
+			undone = rewindWithSafety(j, started.Target)
+		}
+		if pr.Target, err = turns.Resolve(j, refs, back); err != nil {
+			return nil, err
+		}
+	case req.ID != "":
+		if pr.Target, err = turns.Resolve(j, refs, req.ID); err != nil {
+			return nil, err
+		}
+	}
+	if started != nil && !ended && !req.Undo && !req.Force {
+		err := pr.Refuse(fault.New("conflict.interrupted_rewind", "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
+			WithHint("undo it with 'git rewind --undo' (back to safety checkpoint " + started.Safety + "), or pass --force to rewind anyway").
+			WithData(map[string]string{"target": started.Target, "safety": started.Safety}))
+		if err != nil {
+			return nil, err
+		}
+	}
+	if op := r.Repo.Operation(); op != "" {
+		err := pr.Refuse(fault.New("conflict.git_operation", "a %s is in progress", op).
+			WithHint("finish or abort it first (git " + op + " --continue / --abort); a rewind now would mix its files with the " + op + "'s").
+			WithData(map[string]string{"operation": op}))
+		if err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case req.ResetHead && pr.Target != nil:
+		pr.Move, err = r.planHeadMove(ctx, pr.Target)
+	case req.Undo && undone != nil:
+		pr.Move, err = r.undoHeadMove(undone)
+	}
+	if err == nil && req.Undo && undone != nil {
+		pr.made, err = r.madeBy(ctx, j, undone)
+	}
+	if err = pr.Refuse(err); err != nil {
+		return nil, err
+	}
+	if pr.Snap, err = r.Capture.Snapshot(ctx, j); err != nil {
+		return nil, err
+	}
+	if pr.Target == nil {
+		if pr.Target, err = defaultTargetOrError(j, refs, pr.Snap.Tree); err != nil {
+			return nil, err
+		}
+	}
+	if req.ResetHead && pr.Move == nil && r.Repo.Head != pr.Target.Head {
+		// The target came from the default choice, after the snapshot.
+		if pr.Move, err = r.planHeadMove(ctx, pr.Target); pr.Refuse(err) != nil {
+			return nil, err
+		}
+	}
+	if pr.classify, err = turns.Classify(ctx, r.Git, j, pr.Target, pr.Snap.Tree); err != nil {
+		return nil, err
+	}
+	if pr.Plan, err = r.Replan(ctx, pr, req.Outside); err != nil {
+		return nil, err
+	}
+	if err := r.checkPaths(pr.Plan, req.Paths); err != nil {
+		return nil, err
+	}
+	if pr.Move != nil {
+		if pr.Move.Index, err = r.saveIndex(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return pr, nil
+}
+
+// Replan makes the plan of pr with outside as the choice for the paths a
+// person changed: every plan a rewind shows or applies is made here, so
+// that the plan a prompt chose and the one applied have the same id.
+func (r *Rewinder) Replan(ctx context.Context, pr *Prepared, outside string) (*restore.Plan, error) {
+	return restore.New(ctx, r.Git, restore.Request{
+		Top:        r.Repo.Top,
+		Current:    pr.Snap.Tree,
+		CurrentRaw: pr.Snap.Raw,
+		Head:       r.Repo.Head,
+		Skipped:    pr.Snap.Skipped,
+		Target:     pr.Target,
+		Options: restore.Options{Paths: pr.req.Paths, Outside: outside, ResetHead: pr.req.ResetHead,
+			Keep: r.keepHookConfig(ctx), Made: pr.made},
+		Classify: pr.classify,
+	})
+}

@@ -1,0 +1,92 @@
+package rewind
+
+import (
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
+)
+
+// DefaultTarget is the start of the latest turn whose tree differs from
+// tree; without turns, the newest checkpoint that differs, passing over the
+// ones rewinds take themselves (pre_rewind, rewind) and partial ones. A
+// turn start counts whichever way its checkpoint was first made: a turn
+// start scans the whole tree, so one that reuses a tool call's partial
+// checkpoint found exactly that tree (passing over it undid two turns).
+// Either way `git rewind` twice goes further back: right after a rewind,
+// only checkpoints older than its target count. It never redoes (that is
+// --undo).
+func DefaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Record {
+	before := rewoundTo(j)
+	usable := func(c *store.Record) bool {
+		return c.Tree != tree && refs[c.N] == c.Commit && c.N < before
+	}
+	for _, c := range turns.LatestStarts(j) {
+		if usable(c) {
+			return c
+		}
+	}
+	cps := j.Checkpoints()
+	for i := len(cps) - 1; i >= 0; i-- {
+		c := cps[i]
+		if usable(c) && !c.Partial && c.Reason != store.ReasonPreRewind && c.Reason != store.ReasonRewind {
+			return c
+		}
+	}
+	return nil
+}
+
+// defaultTargetOrError is DefaultTarget, or the error that says why there
+// is none.
+func defaultTargetOrError(j *store.Journal, refs map[int]string, tree string) (*store.Record, error) {
+	if t := DefaultTarget(j, refs, tree); t != nil {
+		return t, nil
+	}
+	if len(refs) == 0 {
+		return nil, fault.New("not_found.checkpoint", "there are no checkpoints of this working tree yet").
+			WithHint("take one with 'git checkpoint', or set up your agent's hooks with 'git checkpoint install AGENT'")
+	}
+	if to := rewoundTo(j); to <= j.MaxN() {
+		// Right after a rewind only older checkpoints count, so that a
+		// second bare rewind goes further back.
+		return nil, fault.New("not_found.checkpoint", "no checkpoint before k%d, where the last rewind went, differs from the working tree", to).
+			WithHint("name the checkpoint to go to ('git checkpoint list' shows them), or undo that rewind with 'git rewind --undo'")
+	}
+	return nil, fault.New("not_found.checkpoint", "no checkpoint differs from the working tree").
+		WithHint("list them with 'git checkpoint list'")
+}
+
+// rewoundTo returns the number of the checkpoint the last rewind went to,
+// when nothing new was recorded since (no new checkpoint, no turn start),
+// and otherwise a number above every checkpoint's. After --undo, or a
+// rewind that failed, the tree is where it was: no limit either.
+func rewoundTo(j *store.Journal) int {
+	events := j.All()
+	for i := len(events) - 1; i >= 0; i-- {
+		ev := events[i]
+		if c := ev.Checkpoint; c != nil && (!c.Reused || turns.IsStart(c)) {
+			break
+		}
+		if ev.Type == store.EventRewindEnded && ev.Rewind != nil {
+			if ev.Rewind.Undo || ev.Rewind.Error != "" {
+				break
+			}
+			if r := j.ByID(ev.Rewind.Target); r != nil {
+				return r.N
+			}
+			break
+		}
+	}
+	return j.MaxN() + 1
+}
+
+// rewindWithSafety finds the rewind whose safety checkpoint is id: the one
+// an interrupted --undo was undoing.
+func rewindWithSafety(j *store.Journal, id string) *store.Rewind {
+	events := j.All()
+	for i := len(events) - 1; i >= 0; i-- {
+		if rw := events[i].Rewind; events[i].Type == store.EventRewindStarted && rw != nil && rw.Safety == id {
+			return rw
+		}
+	}
+	return nil
+}

@@ -1,0 +1,39 @@
+package rewind
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/restore"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
+)
+
+// Outside lists the plan's paths that changed outside agent turns.
+func Outside(p *restore.Plan) []string {
+	var out []string
+	for _, f := range p.Files {
+		if f.Class == turns.ClassOutside {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// OutsideEdits is the refusal of --outside=refuse (DESIGN section 6.3): a
+// person's (or another agent's) work is never overwritten unasked.
+func OutsideEdits(id string, paths []string) error {
+	shown := make([]string, 0, 10)
+	for _, p := range paths[:min(len(paths), 10)] {
+		shown = append(shown, fault.Quote(p))
+	}
+	list := strings.Join(shown, ", ")
+	if len(paths) > len(shown) {
+		list += fmt.Sprintf(" and %d more", len(paths)-len(shown))
+	}
+	return fault.New("conflict.outside_edits", "%d %s changed outside agent turns: %s",
+		len(paths), fault.Plural(len(paths), "path", "paths"), list).
+		WithHint("keep them as they are: git rewind "+id+" --outside=keep",
+			"or restore them too (the safety checkpoint keeps their content): git rewind "+id+" --outside=overwrite").
+		WithData(map[string]any{"paths": paths})
+}
