@@ -140,6 +140,32 @@ func claudeStory(t *testing.T, tools string) {
 	}
 
 	f.rewindToStart(before)
+
+	// two more turns of the forked conversation: the first ends with a
+	// Write, which the second's start reuses; the second runs a command.
+	// A bare rewind undoes the second alone.
+	forked := claudeSession(t, third)
+	more := agenttest.NewClaudeServer(t, agenttest.Script{Steps: append(make([]agenttest.Step, 7),
+		agenttest.Do(agenttest.ClaudeWrite(f.path(keptFile), keptContent)),
+		agenttest.Say("KEEP-DONE"),
+		agenttest.Do(agenttest.ClaudeBash(shellMake)),
+		agenttest.Say("MAKE-DONE"),
+	)})
+	run.URL, run.Prompt, run.Args = more.URL, "KEEP: write a file", []string{"--resume", forked}
+	f.ran(agenttest.RunClaude(t, run), more)
+	firstStep(t, more, 7)
+	afterKeep := f.manifest()
+	run.Prompt = "MAKE: run a command"
+	f.ran(agenttest.RunClaude(t, run), more)
+	sameLines(t, "journal of turns 5 and 6", boundaries(t, fromTurn(f.journal(), "t5"), forked, "claude"), []string{
+		"turn_start t5 (reused)", // the tree the rewind to t1 left
+		"tool t5 Write " + keptFile,
+		"turn_end t5 (reused)",
+		"turn_start t6 (reused)", // the Write's checkpoint, a partial one
+		"tool t6 Bash " + madeFile,
+		"turn_end t6 (reused)",
+	})
+	f.bareRewindUndoesLatestTurn("t6", true, afterKeep)
 }
 
 // claudeSession returns the session id Claude Code reports in its

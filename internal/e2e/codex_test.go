@@ -137,6 +137,35 @@ func codexStory(t *testing.T, tools string) {
 	if now, _ := os.ReadFile(rollout); !bytes.Equal(now, original) {
 		t.Errorf("forking changed the original session's rollout %s", rollout)
 	}
+
+	// two more turns of the fork: the first ends with an apply_patch,
+	// which the second's start reuses; the second runs a command. A bare
+	// rewind undoes the second alone. (Codex's patches are captured by a
+	// full scan, so that start is a whole checkpoint.)
+	forked := codexThread(t, third)
+	more := agenttest.NewCodexServer(t, agenttest.Script{Steps: append(make([]agenttest.Step, 6),
+		agenttest.Do(agenttest.CodexPatch("*** Begin Patch\n*** Add File: "+keptFile+"\n+"+strings.TrimSuffix(keptContent, "\n")+"\n*** End Patch\n")),
+		agenttest.Say("KEEP-DONE"),
+		agenttest.Do(agenttest.CodexShell(shellMake)),
+		agenttest.Say("MAKE-DONE"),
+	)})
+	run.URL, run.Prompt, run.Args = more.URL, "KEEP: write a file", []string{"resume", forked}
+	f.ran(agenttest.RunCodex(t, run), more)
+	firstStep(t, more, 6)
+	afterKeep := f.manifest()
+	run.Prompt = "MAKE: run a command"
+	f.ran(agenttest.RunCodex(t, run), more)
+	sameLines(t, "journal of turns 4 and 5", boundaries(t, fromTurn(f.journal(), "t4"), forked, "codex"), []string{
+		"turn_start t4 (reused)", // the tree the rewind to k5 left
+		"tool t4 apply_patch " + keptFile,
+		"turn_end t4 (reused)",
+		"turn_end t4 (reused)",
+		"turn_start t5 (reused)", // the apply_patch's checkpoint
+		"tool t5 Bash",
+		"turn_end t5 (reused)",
+		"turn_end t5 (reused)",
+	})
+	f.bareRewindUndoesLatestTurn("t5", false, afterKeep)
 }
 
 // codexThread returns the thread (session) id Codex reports in its --json

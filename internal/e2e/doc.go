@@ -11,7 +11,9 @@
 // refuses to overwrite the person's edit and otherwise restores the tree
 // exactly, that the resume command a rewind prints is one the agent
 // accepts, and that the agent's model hears about the rewind in its next
-// request.
+// request. Two more turns end the story, the first ending with a call of
+// the agent's file-writing tool and the second running a command: a bare
+// `git rewind` then undoes the second turn alone.
 //
 // The package has tests only. They skip when node or npm is missing (the
 // agents cannot run); everywhere else they run, one agent at a time.

@@ -71,6 +71,17 @@ const shellEdit = "echo new > new.txt && rm gone.txt && echo two >> log.txt"
 // What the person writes into person.txt between the turns.
 const personEdit = "edited by a person\n"
 
+// The two turns that end every story: the first writes keptFile with the
+// agent's file-writing tool and ends with that call, so the second's
+// start finds the tree that call's checkpoint holds; the second runs
+// shellMake, which creates madeFile.
+const (
+	keptFile    = "kept.txt"
+	keptContent = "written by the agent, kept\n"
+	madeFile    = "made.txt"
+	shellMake   = "echo made > " + madeFile
+)
+
 // fixture is one story's repository, the HOME its agent and its person
 // share, and the environment both run with.
 type fixture struct {

@@ -90,6 +90,31 @@ func geminiStory(t *testing.T, tools string) {
 		}
 	}
 	f.noteTaken()
+
+	// two more turns of the session: the first ends with a write_file,
+	// which the second's start reuses; the second runs a command. A bare
+	// rewind undoes the second alone.
+	more := agenttest.NewGeminiServer(t, agenttest.Script{Steps: append(make([]agenttest.Step, 6),
+		agenttest.Do(agenttest.GeminiWriteFile(f.path(keptFile), keptContent)),
+		agenttest.Say("KEEP-DONE"),
+		agenttest.Do(agenttest.GeminiShell(shellMake)),
+		agenttest.Say("MAKE-DONE"),
+	)})
+	run.URL, run.Prompt = more.URL, "KEEP: write a file"
+	f.ran(agenttest.RunGemini(t, run), more)
+	firstStep(t, more, 6)
+	afterKeep := f.manifest()
+	run.Prompt = "MAKE: run a command"
+	f.ran(agenttest.RunGemini(t, run), more)
+	sameLines(t, "journal of turns 4 and 5", boundaries(t, fromTurn(f.journal(), "t4"), session, "gemini"), []string{
+		"turn_start t4 (reused)",
+		"tool t4 write_file " + keptFile,
+		"turn_end t4 (reused)",
+		"turn_start t5 (reused)", // the write_file's checkpoint, a partial one
+		"tool t5 run_shell_command",
+		"turn_end t5 (reused)",
+	})
+	f.bareRewindUndoesLatestTurn("t5", true, afterKeep)
 }
 
 // geminiSession returns the session id Gemini CLI reports in its JSON

@@ -10,11 +10,13 @@ import (
 	"testing"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // rewindDoc is the JSON document of `git rewind --json`.
 type rewindDoc struct {
 	Checkpoint string `json:"checkpoint"`
+	DryRun     bool   `json:"dry_run"`
 	Files      []struct {
 		Path, Change, Class string
 	} `json:"files"`
@@ -161,4 +163,73 @@ func (f *fixture) rewindToStart(before map[string]string) {
 	rw.check(t, "k1", []string{"modify outside person.txt"}, nil)
 	rw.checkResume(t, "", "")
 	f.sameTree("after git rewind t1 --outside=overwrite", before)
+}
+
+// bareRewindUndoesLatestTurn checks a bare `git rewind` (no checkpoint
+// named) after the two turns that end every story, turn being the second:
+// its target is that turn's start, so it undoes that turn alone. The dry
+// run targets the start and would only delete madeFile; applied, the
+// rewind deletes madeFile and leaves keptFile as the first turn wrote it,
+// the tree being afterFirst, as that turn left it. partial says whether
+// the start reuses a partial checkpoint (an edit tool's, which brought
+// only its file up to date): a bare rewind once passed over such a start
+// and undid both turns.
+func (f *fixture) bareRewindUndoesLatestTurn(turn string, partial bool, afterFirst map[string]string) {
+	t := f.t
+	t.Helper()
+	var start *store.Record
+	for _, r := range f.journal() {
+		if r.Turn == turn && r.Reason == store.ReasonTurnStart {
+			start = r
+			break
+		}
+	}
+	if start == nil {
+		t.Fatalf("the journal has no start of turn %s", turn)
+	}
+	if !start.Reused {
+		t.Errorf("turn %s's start took checkpoint %s, want a reuse of the previous turn's last one", turn, start.ID)
+	}
+	listed := false
+	for _, r := range f.list() {
+		if r.ID != start.ID {
+			continue
+		}
+		listed = true
+		if r.Partial != partial {
+			t.Errorf("turn %s starts at %s (%s %s %s), partial %v, want %v", turn, r.ID, r.Reason, r.Turn, r.Tool, r.Partial, partial)
+		}
+	}
+	if !listed {
+		t.Errorf("turn %s starts at %s, which git checkpoint list does not show", turn, start.ID)
+	}
+
+	now := f.manifest()
+	var plan rewindDoc
+	f.exitsJSON(0, &plan, "git", "rewind", "--dry-run", "--json")
+	if plan.Checkpoint != start.ID || !plan.DryRun {
+		t.Errorf("git rewind --dry-run --json: target %s (dry run %v), want %s, the start of turn %s, the latest",
+			plan.Checkpoint, plan.DryRun, start.ID, turn)
+	}
+	var files []string
+	for _, p := range plan.Files {
+		files = append(files, p.Change+" "+p.Path)
+	}
+	sameLines(t, "git rewind --dry-run --json: files (only the latest turn's)", files, []string{"delete " + madeFile})
+	f.sameTree("after git rewind --dry-run", now)
+
+	res := f.exits(0, "git", "rewind", "--yes")
+	if first, _, _ := strings.Cut(res.stdout, "\n"); first != "rewound to "+start.ID {
+		t.Errorf("git rewind --yes: %q, want \"rewound to %s\", the start of turn %s\n%s", first, start.ID, turn, res.stdout)
+	}
+	f.sameTree("after git rewind --yes", afterFirst)
+	switch got, err := os.ReadFile(f.path(keptFile)); {
+	case err != nil:
+		t.Errorf("%s, written the turn before %s: %v, want it kept by git rewind --yes", keptFile, turn, err)
+	case string(got) != keptContent:
+		t.Errorf("%s after git rewind --yes: %q, want %q, as the turn before %s wrote it", keptFile, got, keptContent, turn)
+	}
+	if _, err := os.Lstat(f.path(madeFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s after git rewind --yes: %v, want it gone with turn %s", madeFile, err, turn)
+	}
 }
