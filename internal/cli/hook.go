@@ -18,7 +18,7 @@ import (
 )
 
 type hookCmd struct {
-	Agent string   `arg:"" help:"The agent whose hook this is: claude, codex, gemini or aider."`
+	Agent string   `arg:"" help:"The agent whose hook this is: ${agent_names}."`
 	Args  []string `arg:"" optional:"" passthrough:"" help:"Codex: 'notify' and the JSON Codex passes; aider: 'post-commit'."`
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 type installCmd struct {
-	Agent string `arg:"" enum:"claude,codex,gemini,aider" help:"claude, codex, gemini or aider."`
+	Agent string `arg:"" enum:"${agents}" help:"${agent_names}."`
 	Scope string `enum:"local,project,user" default:"local" help:"local (this tree, not shared), project (shared with the repository) or user (every project)."`
 	Print bool   `help:"Print the configuration for setting it up by hand; change nothing."`
 }
@@ -28,7 +28,7 @@ uses (core.hooksPath respected), before an existing hook's own commands.`
 }
 
 type uninstallCmd struct {
-	Agent string `arg:"" enum:"claude,codex,gemini,aider" help:"claude, codex, gemini or aider."`
+	Agent string `arg:"" enum:"${agents}" help:"${agent_names}."`
 	Scope string `enum:"local,project,user" default:"local" help:"The scope given to install."`
 }
 
