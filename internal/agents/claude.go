@@ -1,36 +1,76 @@
 package agents
 
 import (
-	"fmt"
+	"path/filepath"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
-// claudeEvent maps a Claude Code hook event (DESIGN section 7).
-// PostToolUseFailure counts like PostToolUse: a failed Bash command may
-// have changed files before it failed. A background subagent can write
-// after the main agent's Stop, so SubagentStop ends a turn too. A pending
-// note goes out on UserPromptSubmit only: Claude Code 2.1 drops the
-// context SessionStart adds when a session is resumed with
+// Claude is Claude Code.
+const Claude = "claude"
+
+// claude's events (DESIGN section 7). PostToolUseFailure counts like
+// PostToolUse: a failed Bash command may have changed files before it
+// failed. A background subagent can write after the main agent's Stop, so
+// SubagentStop ends a turn too; its last_assistant_message is the
+// subagent's, which is not in the main transcript, so it names no reply.
+// A pending note goes out on UserPromptSubmit only: Claude Code 2.1 drops
+// the context SessionStart adds when a session is resumed with
 // --resume-session-at, which is exactly how a rewind's resume command
-// starts one.
-func claudeEvent(ev *Event, p *payload) error {
-	switch ev.Name {
-	case "UserPromptSubmit":
-		ev.Reason, ev.NoteEvent = store.ReasonTurnStart, "UserPromptSubmit"
-	case "PostToolUse", "PostToolUseFailure":
-		toolEvent(ev, p)
-	case "Stop":
-		ev.Reason, ev.LastLine, ev.Reply = store.ReasonTurnEnd, true, p.LastAssistantMessage
-	case "SubagentStop":
-		// Its last_assistant_message is the subagent's, which is not in
-		// the main transcript.
-		ev.Reason, ev.LastLine = store.ReasonTurnEnd, true
-	case "SessionStart", "PreToolUse", "PostToolBatch", "SessionEnd", "SubagentStart", "Notification",
-		"PreCompact", "CwdChanged", "MessageDisplay":
-		// Known, and nothing to do: writes are seen after the tool ran.
-	default:
-		return fmt.Errorf("%w %q", ErrUnknown, ev.Name)
+// starts one. The other known events take nothing: writes are seen after
+// the tool ran.
+var claude = Agent{
+	Name: Claude,
+	Events: []HookEvent{
+		{Name: "UserPromptSubmit", Reason: store.ReasonTurnStart, Hooked: true, Note: true},
+		{Name: "PostToolUse", Reason: store.ReasonTool, Hooked: true},
+		{Name: "PostToolUseFailure", Reason: store.ReasonTool, Hooked: true},
+		{Name: "Stop", Reason: store.ReasonTurnEnd, Hooked: true, LastLine: true, Reply: true},
+		{Name: "SubagentStop", Reason: store.ReasonTurnEnd, Hooked: true, LastLine: true},
+		{Name: "SessionStart"}, {Name: "PreToolUse"}, {Name: "PostToolBatch"}, {Name: "SessionEnd"},
+		{Name: "SubagentStart"}, {Name: "Notification"}, {Name: "PreCompact"}, {Name: "CwdChanged"},
+		{Name: "MessageDisplay"},
+	},
+	ProjectDirEnv: "CLAUDE_PROJECT_DIR",
+	Scopes:        []string{ScopeLocal, ScopeProject, ScopeUser},
+	Messages:      true,
+	configs: []config{settingsFile{
+		name:    "settings.json",
+		where:   ".claude/settings.local.json, .claude/settings.json or ~/.claude/settings.json",
+		path:    claudeSettings,
+		timeout: HookTimeout,
+	}},
+	installNotes: func(scope string) []string {
+		if scope == ScopeUser {
+			return nil
+		}
+		return []string{"Claude Code reads project settings in the directory it starts in: start it at the top of the working tree"}
+	},
+	resume: claudeResume,
+}
+
+// claudeSettings is Claude Code's settings file for scope; the scopes are
+// named after its files.
+func claudeSettings(scope string, env Env) string {
+	switch scope {
+	case ScopeUser:
+		if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+			return filepath.Join(d, "settings.json")
+		}
+		return filepath.Join(env.Home, ".claude", "settings.json")
+	case ScopeProject:
+		return filepath.Join(env.Top, ".claude", "settings.json")
 	}
-	return nil
+	return filepath.Join(env.Top, ".claude", "settings.local.json")
+}
+
+// claudeResume forks the session at the last line of the turn that ended:
+// Claude Code forks a session at any transcript line, leaving the
+// original as it is.
+func claudeResume(recs []*store.Record, end int) *Resume {
+	if recs[end].TranscriptAt == "" {
+		return nil
+	}
+	return &Resume{Agent: Claude, Command: "claude --resume " + shellWord(recs[end].Session) +
+		" --resume-session-at " + shellWord(recs[end].TranscriptAt) + " --fork-session"}
 }

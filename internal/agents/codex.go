@@ -4,27 +4,78 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
-// codexEvent maps a Codex CLI hook event. Codex's hooks share Claude
-// Code's names and shapes; shell commands come as tool "Bash" and edits as
-// "apply_patch", whose input is the patch.
-func codexEvent(ev *Event, p *payload) error {
-	switch ev.Name {
-	case "UserPromptSubmit":
-		ev.Reason, ev.NoteEvent = store.ReasonTurnStart, "UserPromptSubmit"
-	case "PostToolUse", "PostToolUseFailure":
-		toolEvent(ev, p)
-	case "Stop":
-		ev.Reason = store.ReasonTurnEnd
-	case "SessionStart", "PreToolUse", "SessionEnd":
-	default:
-		return fmt.Errorf("%w %q", ErrUnknown, ev.Name)
+// Codex is the Codex CLI.
+const Codex = "codex"
+
+// codex's hooks share Claude Code's names and shapes; shell commands come
+// as tool "Bash" and edits as "apply_patch", whose input is the patch.
+// Its hooks run only once a person has trusted them, so install also sets
+// notify, which needs no trust and ends a turn as Stop does (codexNotify).
+var codex = Agent{
+	Name: Codex,
+	Events: []HookEvent{
+		{Name: "UserPromptSubmit", Reason: store.ReasonTurnStart, Hooked: true, Note: true},
+		{Name: "PostToolUse", Reason: store.ReasonTool, Hooked: true},
+		{Name: "Stop", Reason: store.ReasonTurnEnd, Hooked: true},
+		{Name: "PostToolUseFailure", Reason: store.ReasonTool},
+		{Name: "SessionStart"}, {Name: "PreToolUse"}, {Name: "SessionEnd"},
+	},
+	Scopes:    []string{ScopeLocal, ScopeProject, ScopeUser},
+	onArgs:    func(args []string) bool { return len(args) > 0 && args[0] == "notify" },
+	argsEvent: func(args []string) (*Event, error) { return codexNotify(args[1:]) },
+	configs: []config{
+		settingsFile{
+			name:    "hooks.json",
+			where:   ".codex/hooks.json or ~/.codex/hooks.json",
+			path:    codexHooks,
+			timeout: HookTimeout,
+		},
+		notifyConfig{},
+	},
+	installNotes: func(string) []string { return []string{codexTrust} },
+	resume:       codexResume,
+}
+
+// codexHooks is Codex's hooks file: one for the tree (local and project
+// are the same file) and one for the user.
+func codexHooks(scope string, env Env) string {
+	if scope == ScopeUser {
+		return filepath.Join(codexHome(env), "hooks.json")
 	}
-	return nil
+	return filepath.Join(env.Top, ".codex", "hooks.json")
+}
+
+// codexHome is $CODEX_HOME, or ~/.codex.
+func codexHome(env Env) string {
+	if d := env.Getenv("CODEX_HOME"); d != "" {
+		return d
+	}
+	return filepath.Join(env.Home, ".codex")
+}
+
+// codexTrust is how Codex's hooks come to run: it skips them, silently,
+// until a person has trusted them. git-checkpoint does not trust its own
+// hooks on the user's behalf.
+const codexTrust = "Codex runs hooks only once they are trusted: start 'codex' in this directory, " +
+	"trust the project, and approve the new hooks when it asks (or with /hooks). " +
+	"'codex exec' cannot ask: approve them interactively once, or pass --dangerously-bypass-hook-trust. " +
+	"Until then notify (which needs no trust) still checkpoints the end of each turn"
+
+// codexResume forks the whole session (`codex fork S`), which is faithful
+// only when no later turn of that session started.
+func codexResume(recs []*store.Record, end int) *Resume {
+	for _, r := range recs[end+1:] {
+		if r.Session == recs[end].Session && r.Reason == store.ReasonTurnStart {
+			return nil
+		}
+	}
+	return &Resume{Agent: Codex, Command: "codex fork " + shellWord(recs[end].Session)}
 }
 
 // codexNotify reads Codex's notify call: the JSON is the last argument

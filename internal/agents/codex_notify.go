@@ -129,6 +129,31 @@ func uninstallNotify(src string) (string, bool) {
 	return src[:start] + kept + src[end:], true
 }
 
+// notifyConfig is a config: the notify block in Codex's user
+// configuration, whatever the scope of its hooks (notify is a setting of
+// the user's only).
+type notifyConfig struct{}
+
+func (notifyConfig) install(_ Agent, _ string, env Env) ([]File, []string, error) {
+	f, notes, err := installCodexNotify(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	return []File{f}, notes, nil
+}
+
+func (notifyConfig) uninstall(_ Agent, _ string, env Env) ([]File, error) {
+	f, err := uninstallCodexNotify(env)
+	if err != nil {
+		return nil, err
+	}
+	return []File{f}, nil
+}
+
+func (notifyConfig) snippet(Agent) Snippet {
+	return Snippet{"config.toml", "the top of ~/.codex/config.toml ($CODEX_HOME/config.toml)", notifyBlock("", nil)}
+}
+
 // codexConfig is Codex's user configuration file.
 func codexConfig(env Env) string { return filepath.Join(codexHome(env), "config.toml") }
 

@@ -1,7 +1,8 @@
 // Package agents knows the coding agents git-checkpoint works with: what
 // their hook events mean (a turn starts, a tool wrote, a turn ends), the
 // configuration that makes them call `git checkpoint hook`, how to resume
-// their conversations, and how to give their model a note.
+// their conversations, and how to give their model a note. Each agent is
+// one Agent value in a file of its own (agent.go).
 //
 // Everything an agent sends is untrusted input: it is size-capped, parsed
 // leniently, and a payload that makes no sense is reported, never acted on.
@@ -16,17 +17,6 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
-
-// The agents, by the name the command line takes.
-const (
-	Claude = "claude"
-	Codex  = "codex"
-	Gemini = "gemini"
-	Aider  = "aider"
-)
-
-// Names lists the agents, in the order help texts show them.
-func Names() []string { return []string{Claude, Codex, Gemini, Aider} }
 
 // MaxInput caps how much of a hook's standard input is read. Payloads carry
 // whole file contents (a Write's content, the file before an Edit), so a
@@ -86,19 +76,16 @@ type payload struct {
 
 // Parse reads one hook event of agent: data is the standard input (cut at
 // MaxInput when truncated is set), args the arguments after the agent's
-// name. Codex's notify program gets its JSON as the last argument instead.
+// name. An agent whose event comes in args (aider's post-commit, Codex's
+// notify) is read from them instead.
 // With an error, the event may still be returned, holding what was read.
 func Parse(agent string, args []string, data []byte, truncated bool) (*Event, error) {
-	switch agent {
-	case Aider:
-		return aiderEvent(args)
-	case Codex:
-		if len(args) > 0 && args[0] == "notify" {
-			return codexNotify(args[1:])
-		}
-	case Claude, Gemini:
-	default:
+	a, ok := Lookup(agent)
+	if !ok {
 		return nil, fmt.Errorf("%w: no agent %q (want one of %v)", ErrUnknown, agent, Names())
+	}
+	if !a.ReadsStdin(args) {
+		return a.argsEvent(args)
 	}
 	p, err := decode(data, truncated)
 	if err != nil {
@@ -106,16 +93,21 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 	}
 	ev := &Event{Agent: agent, Name: p.HookEventName, Session: p.SessionID,
 		Transcript: p.TranscriptPath, Cwd: p.Cwd, Tool: p.ToolName, Truncated: truncated}
-	switch agent {
-	case Claude:
-		err = claudeEvent(ev, p)
-	case Codex:
-		err = codexEvent(ev, p)
-	default:
-		err = geminiEvent(ev, p)
+	e, ok := a.event(ev.Name)
+	if !ok {
+		return ev, fmt.Errorf("%w %q", ErrUnknown, ev.Name) // what was read, for the log
 	}
-	if err != nil {
-		return ev, err // what was read, for the log
+	if e.Reason == store.ReasonTool {
+		toolEvent(ev, p)
+	} else {
+		ev.Reason = e.Reason
+	}
+	if e.Note {
+		ev.NoteEvent = e.Name
+	}
+	ev.LastLine = e.LastLine
+	if e.Reply {
+		ev.Reply = p.LastAssistantMessage
 	}
 	if ev.Reason == "" {
 		ev.Names = nil

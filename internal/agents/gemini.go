@@ -1,26 +1,49 @@
 package agents
 
 import (
-	"fmt"
+	"path/filepath"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
-// geminiEvent maps a Gemini CLI hook event. Gemini reads a hook's stdout
-// as JSON: BeforeAgent may answer with additionalContext, which is how a
-// pending note reaches its model.
-func geminiEvent(ev *Event, p *payload) error {
-	switch ev.Name {
-	case "BeforeAgent":
-		ev.Reason, ev.NoteEvent = store.ReasonTurnStart, "BeforeAgent"
-	case "AfterTool":
-		toolEvent(ev, p)
-	case "AfterAgent":
-		ev.Reason = store.ReasonTurnEnd
-	case "SessionStart", "SessionEnd", "BeforeTool", "BeforeModel", "AfterModel",
-		"BeforeToolSelection", "PreCompress", "Notification":
-	default:
-		return fmt.Errorf("%w %q", ErrUnknown, ev.Name)
+// Gemini is the Gemini CLI.
+const Gemini = "gemini"
+
+// gemini reads a hook's stdout as JSON: BeforeAgent may answer with
+// additionalContext, which is how a pending note reaches its model. It
+// counts hook timeouts in milliseconds. It resumes a session only by
+// appending to it, which would change the original conversation, so no
+// resume is offered.
+var gemini = Agent{
+	Name: Gemini,
+	Events: []HookEvent{
+		{Name: "BeforeAgent", Reason: store.ReasonTurnStart, Hooked: true, Note: true},
+		{Name: "AfterTool", Reason: store.ReasonTool, Hooked: true},
+		{Name: "AfterAgent", Reason: store.ReasonTurnEnd, Hooked: true},
+		{Name: "SessionStart"}, {Name: "SessionEnd"}, {Name: "BeforeTool"}, {Name: "BeforeModel"},
+		{Name: "AfterModel"}, {Name: "BeforeToolSelection"}, {Name: "PreCompress"}, {Name: "Notification"},
+	},
+	ProjectDirEnv: "GEMINI_PROJECT_DIR",
+	Scopes:        []string{ScopeLocal, ScopeProject, ScopeUser},
+	configs: []config{settingsFile{
+		name:    "settings.json",
+		where:   ".gemini/settings.json or ~/.gemini/settings.json",
+		path:    geminiSettings,
+		timeout: HookTimeout * 1000,
+	}},
+	installNotes: func(scope string) []string {
+		if scope == ScopeUser {
+			return nil
+		}
+		return []string{"Gemini CLI reads .gemini/settings.json only in a folder it trusts"}
+	},
+}
+
+// geminiSettings is Gemini CLI's settings file: one for the tree (local
+// and project are the same file) and one for the user.
+func geminiSettings(scope string, env Env) string {
+	if scope == ScopeUser {
+		return filepath.Join(env.Home, ".gemini", "settings.json")
 	}
-	return nil
+	return filepath.Join(env.Top, ".gemini", "settings.json")
 }

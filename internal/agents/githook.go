@@ -60,6 +60,41 @@ func githookBlockAt(src string) (start, end int, ok bool) {
 	return i, lineEnd(src, i+j), true
 }
 
+// postCommit is a config: git's post-commit hook, in the hooks directory
+// git uses here.
+type postCommit struct{}
+
+func (postCommit) install(a Agent, _ string, env Env) ([]File, []string, error) {
+	if env.HooksDir == "" {
+		return nil, nil, notInRepo(a.Name)
+	}
+	files, notes, err := installGithook(env.HooksDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if env.HooksShared {
+		notes = append(notes, "core.hooksPath makes "+env.HooksDir+" the hooks directory: every repository using it runs this hook")
+	}
+	return files, notes, nil
+}
+
+func (postCommit) uninstall(a Agent, _ string, env Env) ([]File, error) {
+	if env.HooksDir == "" {
+		return nil, notInRepo(a.Name)
+	}
+	return uninstallGithook(env.HooksDir)
+}
+
+func (postCommit) snippet(Agent) Snippet {
+	return Snippet{"post-commit", "the repository's hooks directory ($(git rev-parse --git-path hooks)/post-commit), executable",
+		freshHook()}
+}
+
+func notInRepo(agent string) error {
+	return fault.New("unsupported.no_repository", "not in a git repository: %s's hook is a git hook of one", agent).
+		WithHint("run it inside the repository")
+}
+
 // installGithook writes or updates hooksDir/post-commit.
 func installGithook(hooksDir string) ([]File, []string, error) {
 	path := filepath.Join(hooksDir, "post-commit")

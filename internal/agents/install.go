@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,6 +32,10 @@ type Env struct {
 	Home     string
 	Getenv   func(string) string
 	HooksDir string // the hooks directory git uses here (core.hooksPath respected); "" outside a repository
+	// HooksShared says HooksDir lies outside the repository's git
+	// directory, where core.hooksPath can share it with other
+	// repositories: a hook installed there runs in all of them.
+	HooksShared bool
 }
 
 // File is one file an install or uninstall looked at.
@@ -66,25 +69,14 @@ func callsHook(text, agent string) bool {
 	return strings.Contains(text, "git-checkpoint hook "+agent) || strings.Contains(text, "git checkpoint hook "+agent)
 }
 
-// settings describes an agent whose hooks live in a JSON settings file
-// of the shape {"hooks": {EVENT: [{"matcher"?, "hooks": [{"type": "command",
-// "command", "timeout"}]}]}} (Claude Code, Codex, Gemini CLI).
+// settings are the hooks of an agent whose settings file is JSON of the
+// shape {"hooks": {EVENT: [{"matcher"?, "hooks": [{"type": "command",
+// "command", "timeout"}]}]}} (Claude Code, Codex, Gemini CLI): one for
+// each of its hooked events.
 type settings struct {
 	agent   string
 	events  []string
 	timeout int // in the agent's unit
-}
-
-func settingsOf(agent string) settings {
-	switch agent {
-	case Claude:
-		return settings{Claude, []string{"UserPromptSubmit", "PostToolUse", "PostToolUseFailure",
-			"Stop", "SubagentStop"}, HookTimeout}
-	case Codex:
-		return settings{Codex, []string{"UserPromptSubmit", "PostToolUse", "Stop"}, HookTimeout}
-	}
-	// Gemini CLI counts hook timeouts in milliseconds.
-	return settings{Gemini, []string{"BeforeAgent", "AfterTool", "AfterAgent"}, HookTimeout * 1000}
 }
 
 // group is the entry git-checkpoint adds to each event: no matcher (every
@@ -117,42 +109,55 @@ func compact(v any) []byte {
 	return bytes.TrimSpace(b.Bytes())
 }
 
-// settingsPath is the agent's settings file for scope.
-func settingsPath(agent, scope string, env Env) (string, error) {
-	if scope == ScopeUser {
-		switch agent {
-		case Claude:
-			if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-				return filepath.Join(d, "settings.json"), nil
-			}
-			return filepath.Join(env.Home, ".claude", "settings.json"), nil
-		case Codex:
-			return filepath.Join(codexHome(env), "hooks.json"), nil
-		}
-		return filepath.Join(env.Home, ".gemini", "settings.json"), nil
-	}
-	if env.Top == "" {
+// settingsFile is a config: the JSON settings file of an agent that
+// holds its hooks.
+type settingsFile struct {
+	name  string // of the snippet, and of its copy in hooks/<agent>/
+	where string // the files the snippet is for, as a person reads them
+	// path is the file for scope; for the tree's scopes, env.Top is set.
+	path func(scope string, env Env) string
+	// timeout is HookTimeout in the agent's unit.
+	timeout int
+}
+
+func (f settingsFile) hooks(a Agent) settings { return settings{a.Name, a.hooked(), f.timeout} }
+
+// file is the settings file for scope, refusing a scope of the tree
+// outside one.
+func (f settingsFile) file(scope string, env Env) (string, error) {
+	if scope != ScopeUser && env.Top == "" {
 		return "", fault.New("unsupported.no_repository", "not in a git working tree: --scope %s installs into one", scope).
 			WithHint("run it inside the repository, or use --scope user")
 	}
-	switch agent {
-	case Claude:
-		if scope == ScopeProject {
-			return filepath.Join(env.Top, ".claude", "settings.json"), nil
-		}
-		return filepath.Join(env.Top, ".claude", "settings.local.json"), nil
-	case Codex:
-		return filepath.Join(env.Top, ".codex", "hooks.json"), nil
-	}
-	return filepath.Join(env.Top, ".gemini", "settings.json"), nil
+	return f.path(scope, env), nil
 }
 
-// codexHome is $CODEX_HOME, or ~/.codex.
-func codexHome(env Env) string {
-	if d := env.Getenv("CODEX_HOME"); d != "" {
-		return d
+func (f settingsFile) install(a Agent, scope string, env Env) ([]File, []string, error) {
+	path, err := f.file(scope, env)
+	if err != nil {
+		return nil, nil, err
 	}
-	return filepath.Join(env.Home, ".codex")
+	file, err := installSettings(env, path, f.hooks(a))
+	if err != nil {
+		return nil, nil, err
+	}
+	return []File{file}, nil, nil
+}
+
+func (f settingsFile) uninstall(a Agent, scope string, env Env) ([]File, error) {
+	path, err := f.file(scope, env)
+	if err != nil {
+		return nil, err
+	}
+	file, err := uninstallSettings(env, path, f.hooks(a))
+	if err != nil {
+		return nil, err
+	}
+	return []File{file}, nil
+}
+
+func (f settingsFile) snippet(a Agent) Snippet {
+	return Snippet{f.name, f.where, string(f.hooks(a).snippet())}
 }
 
 // installSettings adds the agent's hook entries to its settings file,
@@ -486,10 +491,4 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 		return fault.Wrap(err, "failed.io", "cannot write %s", path)
 	}
 	return nil
-}
-
-// errScope refuses a scope an agent has no place for.
-func errScope(agent, scope string) error {
-	return fault.New("invalid.usage", "%s has no %s scope", agent, scope).
-		WithHint(fmt.Sprintf("'git checkpoint install %s' installs into this repository", agent))
 }

@@ -55,7 +55,3 @@ func Context(event, text, message string) []byte {
 	b, _ := json.Marshal(doc)
 	return append(b, '\n')
 }
-
-// ShowsMessages reports whether agent shows a hook's systemMessage to its
-// person (Claude Code does; the others are not known to).
-func ShowsMessages(agent string) bool { return agent == Claude }

@@ -13,12 +13,16 @@ import (
 func TreeSettings() []string {
 	var files []string
 	env := Env{Top: "/", Getenv: func(string) string { return "" }}
-	for _, agent := range []string{Claude, Codex, Gemini} {
-		for _, scope := range []string{ScopeLocal, ScopeProject} {
-			p, _ := settingsPath(agent, scope, env)
-			rel := strings.TrimPrefix(p, "/")
-			if !slices.Contains(files, rel) {
-				files = append(files, rel)
+	for _, a := range registry {
+		for _, f := range settingsFiles(a) {
+			for _, scope := range a.Scopes {
+				if scope == ScopeUser {
+					continue
+				}
+				rel := strings.TrimPrefix(f.path(scope, env), "/")
+				if !slices.Contains(files, rel) {
+					files = append(files, rel)
+				}
 			}
 		}
 	}
@@ -29,11 +33,28 @@ func TreeSettings() []string {
 func UserSettings(home string, getenv func(string) string) []string {
 	env := Env{Home: home, Getenv: getenv}
 	var files []string
-	for _, agent := range []string{Claude, Codex, Gemini} {
-		p, _ := settingsPath(agent, ScopeUser, env)
-		files = append(files, p)
+	for _, a := range registry {
+		for _, f := range settingsFiles(a) {
+			if slices.Contains(a.Scopes, ScopeUser) {
+				files = append(files, f.path(ScopeUser, env))
+			}
+		}
 	}
 	return files
+}
+
+// settingsFiles are the agent's configs that are settings files: the
+// files holding hooks that a working tree or the user's scope can have.
+// The others are not settings a rewind could switch off: Codex's notify
+// is in the user's config.toml, git's post-commit in the hooks directory.
+func settingsFiles(a Agent) []settingsFile {
+	var out []settingsFile
+	for _, c := range a.configs {
+		if f, ok := c.(settingsFile); ok {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // HoldsHooks reports whether text, a settings file, calls git-checkpoint's

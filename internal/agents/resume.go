@@ -15,14 +15,9 @@ type Resume struct {
 }
 
 // ResumeAt returns how to resume the conversation at target, or nil when
-// there is none or the agent offers no way to do it faithfully:
-//   - Claude Code forks a session at any transcript line:
-//     `claude --resume S --resume-session-at U --fork-session`, where U is
-//     the last line of the turn that ended at or before target.
-//   - Codex forks a whole session (`codex fork S`), which is faithful only
-//     when no later turn of that session started.
-//   - Gemini CLI resumes a session only by appending to it, which would
-//     change the original: nothing is offered.
+// there is none or the agent offers no way to do it faithfully (see each
+// agent's resume): the point to continue from is the last turn that ended
+// at or before target.
 func ResumeAt(j *store.Journal, target *store.Record) *Resume {
 	// The last record naming the target: a checkpoint is reused while
 	// the files stay the same (across a Stop and the next prompt, say),
@@ -42,7 +37,8 @@ func ResumeAt(j *store.Journal, target *store.Record) *Resume {
 		return nil
 	}
 	resumable := func(r *store.Record) bool {
-		return r.Session != "" && (r.Agent == Claude || r.Agent == Codex)
+		a, _ := Lookup(r.Agent)
+		return r.Session != "" && a.resume != nil
 	}
 	// The conversation of the checkpoint's own session, else of the
 	// newest session before it.
@@ -65,22 +61,8 @@ func ResumeAt(j *store.Journal, target *store.Record) *Resume {
 	if end < 0 {
 		return nil // the session's first turn had not ended: nothing to resume
 	}
-	switch session.Agent {
-	case Claude:
-		if recs[end].TranscriptAt == "" {
-			return nil
-		}
-		return &Resume{Agent: Claude, Command: "claude --resume " + shellWord(session.Session) +
-			" --resume-session-at " + shellWord(recs[end].TranscriptAt) + " --fork-session"}
-	case Codex:
-		for _, r := range recs[end+1:] {
-			if r.Session == session.Session && r.Reason == store.ReasonTurnStart {
-				return nil
-			}
-		}
-		return &Resume{Agent: Codex, Command: "codex fork " + shellWord(session.Session)}
-	}
-	return nil
+	a, _ := Lookup(session.Agent)
+	return a.resume(recs, end)
 }
 
 // shellWord quotes s for a POSIX shell unless it is plainly safe. Session

@@ -2,103 +2,72 @@ package agents
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 )
+
+// config is one file that makes an agent call `git checkpoint hook`:
+// install merges git-checkpoint's part into it, uninstall takes exactly
+// that part out, and snippet is the whole file for a setup by hand.
+type config interface {
+	install(a Agent, scope string, env Env) ([]File, []string, error)
+	uninstall(a Agent, scope string, env Env) ([]File, error)
+	snippet(a Agent) Snippet
+}
 
 // Install writes the hook configuration of agent for scope, merging it
 // into what is there (DESIGN section 7). It is idempotent: a second run
 // changes no byte.
 func Install(agent, scope string, env Env) (*Result, error) {
+	a, err := lookupScope(agent, scope)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{}
-	switch agent {
-	case Claude, Codex, Gemini:
-		path, err := settingsPath(agent, scope, env)
+	for _, c := range a.configs {
+		files, notes, err := c.install(a, scope, env)
 		if err != nil {
 			return nil, err
 		}
-		f, err := installSettings(env, path, settingsOf(agent))
-		if err != nil {
-			return nil, err
-		}
-		res.Files = append(res.Files, f)
-		switch {
-		case agent == Claude && scope != ScopeUser:
-			res.Notes = append(res.Notes, "Claude Code reads project settings in the directory it starts in: start it at the top of the working tree")
-		case agent == Gemini && scope != ScopeUser:
-			res.Notes = append(res.Notes, "Gemini CLI reads .gemini/settings.json only in a folder it trusts")
-		case agent == Codex:
-			f, notes, err := installCodexNotify(env)
-			if err != nil {
-				return nil, err
-			}
-			res.Files = append(res.Files, f)
-			res.Notes = append(res.Notes, notes...)
-			res.Notes = append(res.Notes, codexTrust)
-		}
-	case Aider:
-		if scope == ScopeUser {
-			return nil, errScope(agent, scope)
-		}
-		if env.HooksDir == "" {
-			return nil, notInRepo(agent)
-		}
-		files, notes, err := installGithook(env.HooksDir)
-		if err != nil {
-			return nil, err
-		}
-		res.Files, res.Notes = files, notes
-	default:
-		return nil, unknownAgent(agent)
+		res.Files = append(res.Files, files...)
+		res.Notes = append(res.Notes, notes...)
+	}
+	if a.installNotes != nil {
+		res.Notes = append(res.Notes, a.installNotes(scope)...)
 	}
 	return res, nil
 }
 
-// codexTrust is how Codex's hooks come to run: it skips them, silently,
-// until a person has trusted them. git-checkpoint does not trust its own
-// hooks on the user's behalf.
-const codexTrust = "Codex runs hooks only once they are trusted: start 'codex' in this directory, " +
-	"trust the project, and approve the new hooks when it asks (or with /hooks). " +
-	"'codex exec' cannot ask: approve them interactively once, or pass --dangerously-bypass-hook-trust. " +
-	"Until then notify (which needs no trust) still checkpoints the end of each turn"
-
 // Uninstall removes exactly what Install added.
 func Uninstall(agent, scope string, env Env) (*Result, error) {
+	a, err := lookupScope(agent, scope)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{}
-	switch agent {
-	case Claude, Codex, Gemini:
-		path, err := settingsPath(agent, scope, env)
+	for _, c := range a.configs {
+		files, err := c.uninstall(a, scope, env)
 		if err != nil {
 			return nil, err
 		}
-		f, err := uninstallSettings(env, path, settingsOf(agent))
-		if err != nil {
-			return nil, err
-		}
-		res.Files = append(res.Files, f)
-		if agent == Codex {
-			f, err := uninstallCodexNotify(env)
-			if err != nil {
-				return nil, err
-			}
-			res.Files = append(res.Files, f)
-		}
-	case Aider:
-		if scope == ScopeUser {
-			return nil, errScope(agent, scope)
-		}
-		if env.HooksDir == "" {
-			return nil, notInRepo(agent)
-		}
-		files, err := uninstallGithook(env.HooksDir)
-		if err != nil {
-			return nil, err
-		}
-		res.Files = files
-	default:
-		return nil, unknownAgent(agent)
+		res.Files = append(res.Files, files...)
 	}
 	return res, nil
+}
+
+// lookupScope returns the agent called name, refusing a scope it has no
+// place for.
+func lookupScope(name, scope string) (Agent, error) {
+	a, ok := Lookup(name)
+	if !ok {
+		return a, unknownAgent(name)
+	}
+	if !slices.Contains(a.Scopes, scope) {
+		return a, fault.New("invalid.usage", "%s has no %s scope", name, scope).
+			WithHint(fmt.Sprintf("'git checkpoint install %s' installs into this repository", name))
+	}
+	return a, nil
 }
 
 // Snippet is a file for setting an agent up by hand: what install writes
@@ -111,31 +80,18 @@ type Snippet struct {
 
 // Snippets returns agent's manual setup files.
 func Snippets(agent string) ([]Snippet, error) {
-	switch agent {
-	case Claude:
-		return []Snippet{{"settings.json", ".claude/settings.local.json, .claude/settings.json or ~/.claude/settings.json",
-			string(settingsOf(Claude).snippet())}}, nil
-	case Codex:
-		return []Snippet{
-			{"hooks.json", ".codex/hooks.json or ~/.codex/hooks.json", string(settingsOf(Codex).snippet())},
-			{"config.toml", "the top of ~/.codex/config.toml ($CODEX_HOME/config.toml)", notifyBlock("", nil)},
-		}, nil
-	case Gemini:
-		return []Snippet{{"settings.json", ".gemini/settings.json or ~/.gemini/settings.json",
-			string(settingsOf(Gemini).snippet())}}, nil
-	case Aider:
-		return []Snippet{{"post-commit", "the repository's hooks directory ($(git rev-parse --git-path hooks)/post-commit), executable",
-			freshHook()}}, nil
+	a, ok := Lookup(agent)
+	if !ok {
+		return nil, unknownAgent(agent)
 	}
-	return nil, unknownAgent(agent)
+	var out []Snippet
+	for _, c := range a.configs {
+		out = append(out, c.snippet(a))
+	}
+	return out, nil
 }
 
 func unknownAgent(agent string) error {
 	return fault.New("invalid.usage", "no agent %q", agent).
 		WithHint(fmt.Sprintf("agents are %v; any other program: git checkpoint run -- CMD", Names()))
-}
-
-func notInRepo(agent string) error {
-	return fault.New("unsupported.no_repository", "not in a git repository: %s's hook is a git hook of one", agent).
-		WithHint("run it inside the repository")
 }

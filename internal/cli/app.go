@@ -18,6 +18,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 )
 
@@ -64,6 +65,17 @@ var rawString = kong.MapperFunc(func(ctx *kong.DecodeContext, target reflect.Val
 	return nil
 })
 
+// grammarVars are what the grammar's tags interpolate: the agents' names
+// come from their registry, so a new agent needs no edit to a tag.
+func grammarVars() kong.Vars {
+	names := agents.Names()
+	last := len(names) - 1
+	return kong.Vars{
+		"agents":      strings.Join(names, ","),
+		"agent_names": strings.Join(names[:last], ", ") + " or " + names[last],
+	}
+}
+
 // exitSignal carries kong's request to exit (after --help) out of Parse.
 type exitSignal struct{ code int }
 
@@ -80,6 +92,7 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
 		kong.Bind(sys),
 		kong.KindMapper(reflect.String, rawString),
+		grammarVars(),
 	)
 	if err != nil {
 		return report(prog, globals, sys, fault.Wrap(err, "failed.internal", "bad command grammar"))

@@ -19,7 +19,7 @@ import (
 )
 
 type hookCmd struct {
-	Agent string   `arg:"" help:"The agent whose hook this is: claude, codex, gemini or aider."`
+	Agent string   `arg:"" help:"The agent whose hook this is: ${agent_names}."`
 	Args  []string `arg:"" optional:"" passthrough:"" help:"Codex: 'notify' and the JSON Codex passes; aider: 'post-commit'."`
 }
 
@@ -42,9 +42,9 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	var data []byte
 	var truncated bool
 	var readErr error
-	if h.Agent != agents.Aider && !(len(h.Args) > 0 && h.Args[0] == "notify") {
-		// git runs post-commit with the terminal as stdin, and Codex
-		// passes notify's JSON as an argument: only the others read it.
+	if agent, _ := agents.Lookup(h.Agent); agent.ReadsStdin(h.Args) {
+		// An event that comes in the arguments (a git hook has the
+		// terminal as stdin) leaves stdin alone.
 		data, truncated, readErr = readEvent(ctx, sys.Stdin)
 	}
 	ev, parseErr := agents.Parse(h.Agent, h.Args, data, truncated)
@@ -184,12 +184,12 @@ func absolute(cwd string, names []string) []string {
 	return out
 }
 
-// hookTree is the directory whose working tree the event is about. Claude
-// Code and Gemini CLI name their project directory in the environment;
-// the event's cwd follows the agent's `cd`, so it comes second.
+// hookTree is the directory whose working tree the event is about: the
+// project directory an agent names in the environment, else the event's
+// cwd, which follows the agent's `cd`.
 func hookTree(sys *IO, agent string, ev *agents.Event, chdir string) string {
-	env := map[string]string{agents.Claude: "CLAUDE_PROJECT_DIR", agents.Gemini: "GEMINI_PROJECT_DIR"}[agent]
-	if d := sys.Getenv(env); env != "" && isDirectory(d) {
+	a, _ := agents.Lookup(agent)
+	if d := sys.Getenv(a.ProjectDirEnv); a.ProjectDirEnv != "" && isDirectory(d) {
 		return d
 	}
 	if ev != nil && filepath.IsAbs(ev.Cwd) && isDirectory(ev.Cwd) {

@@ -11,7 +11,7 @@ import (
 )
 
 type installCmd struct {
-	Agent string `arg:"" enum:"claude,codex,gemini,aider" help:"claude, codex, gemini or aider."`
+	Agent string `arg:"" enum:"${agents}" help:"${agent_names}."`
 	Scope string `enum:"local,project,user" default:"local" help:"local (this tree, not shared), project (shared with the repository) or user (every project)."`
 	Print bool   `help:"Print the configuration for setting it up by hand; change nothing."`
 }
@@ -28,7 +28,7 @@ uses (core.hooksPath respected), before an existing hook's own commands.`
 }
 
 type uninstallCmd struct {
-	Agent string `arg:"" enum:"claude,codex,gemini,aider" help:"claude, codex, gemini or aider."`
+	Agent string `arg:"" enum:"${agents}" help:"${agent_names}."`
 	Scope string `enum:"local,project,user" default:"local" help:"The scope given to install."`
 }
 
@@ -51,19 +51,16 @@ func (c *installCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if c.Print {
 		return printSnippets(sys, g, c.Agent)
 	}
-	env, out, cwd, shared := agentEnv(ctx, sys, g)
+	env, out, cwd := agentEnv(ctx, sys, g)
 	res, err := agents.Install(c.Agent, c.Scope, env)
 	if err != nil {
 		return err
-	}
-	if c.Agent == agents.Aider && shared {
-		res.Notes = append(res.Notes, "core.hooksPath makes "+env.HooksDir+" the hooks directory: every repository using it runs this hook")
 	}
 	return printInstall(out, env, cwd, installDoc{c.Agent, c.Scope, res.Files, res.Notes})
 }
 
 func (c *uninstallCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
-	env, out, cwd, _ := agentEnv(ctx, sys, g)
+	env, out, cwd := agentEnv(ctx, sys, g)
 	res, err := agents.Uninstall(c.Agent, c.Scope, env)
 	if err != nil {
 		return err
@@ -75,12 +72,12 @@ func (c *uninstallCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 // hooks directory lies outside the repository's git directory (where
 // core.hooksPath can share it with other repositories). Outside a
 // repository only --scope user works, so not finding one is no error here.
-func agentEnv(ctx context.Context, sys *IO, g *Globals) (env agents.Env, out *printer, cwd string, shared bool) {
+func agentEnv(ctx context.Context, sys *IO, g *Globals) (env agents.Env, out *printer, cwd string) {
 	env = agents.Env{Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
 	cwd, _ = filepath.Abs(g.Chdir)
 	s, err := open(ctx, sys, g)
 	if err != nil {
-		return env, newPrinter(sys, g), cwd, false
+		return env, newPrinter(sys, g), cwd
 	}
 	env.Top = s.repo.Top
 	// Without the pinned core.hooksPath=/dev/null: the user's own setting
@@ -89,9 +86,9 @@ func agentEnv(ctx context.Context, sys *IO, g *Globals) (env agents.Env, out *pr
 	if err == nil {
 		env.HooksDir = strings.TrimSpace(string(hooks))
 		rel, err := filepath.Rel(s.repo.CommonDir, env.HooksDir)
-		shared = err != nil || strings.HasPrefix(rel, "..")
+		env.HooksShared = err != nil || strings.HasPrefix(rel, "..")
 	}
-	return env, s.out, s.cwd, shared
+	return env, s.out, s.cwd
 }
 
 func printInstall(out *printer, env agents.Env, cwd string, doc installDoc) error {
