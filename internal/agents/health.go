@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 )
 
 // A protection that stops working must be seen: hook.log is where a
@@ -86,12 +88,5 @@ func Untold(stateDir string) string {
 	h.Untold = 0
 	writeHealth(stateDir, h)
 	return fmt.Sprintf("git-checkpoint: %d hook %s took no checkpoint (the last: %s); run 'git checkpoint doctor'",
-		n, plural(n, "call", "calls"), h.Last.Message)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+		n, fault.Plural(n, "call", "calls"), h.Last.Message)
 }

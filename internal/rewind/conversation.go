@@ -37,7 +37,7 @@ func (r *Rewinder) leaveNote(pr *Prepared) {
 // recorded anything in this tree.
 func notedAgents(j *store.Journal) bool {
 	for _, ev := range j.All() {
-		if c := ev.Checkpoint; c != nil && (c.Agent == agents.Claude || c.Agent == agents.Codex || c.Agent == agents.Gemini) {
+		if c := ev.Checkpoint; c != nil && agents.TakesNotes(c.Agent) {
 			return true
 		}
 	}
