@@ -59,12 +59,13 @@ func (r *Runner) DiffTree(ctx context.Context, from, to string, opts DiffTreeOpt
 		return nil, err
 	}
 	var entries []DiffEntry
-	for recs := splitNUL(out); len(recs) > 0; {
-		var e DiffEntry
-		if e, recs, err = nextDiffEntry(recs, opts.Format); err != nil {
+	recs := splitNUL(out)
+	for len(recs) > 0 {
+		e, rest, err := nextDiffEntry(recs, opts.Format)
+		if err != nil {
 			return nil, err
 		}
-		entries = append(entries, e)
+		entries, recs = append(entries, e), rest
 	}
 	return entries, nil
 }

@@ -88,12 +88,12 @@ func (r *Runner) UpdateRefs(ctx context.Context, updates []RefUpdate) error {
 		return nil
 	}
 	var in strings.Builder
+	first := updates[0]
 	for _, u := range updates {
 		old, err := u.expected()
 		if err != nil {
 			return err
 		}
-		first := updates[0]
 		if u.Reason != first.Reason || u.CreateReflog != first.CreateReflog || u.NoDeref != first.NoDeref {
 			return fmt.Errorf("git update-ref --stdin: %s and %s ask for different options", first.Ref, u.Ref)
 		}
@@ -112,7 +112,7 @@ func (r *Runner) UpdateRefs(ctx context.Context, updates []RefUpdate) error {
 		// -z: the command and ref end with a NUL, and so does each value.
 		in.WriteString(strings.Join(fields[:2], " ") + "\x00" + strings.Join(fields[2:], "\x00") + "\x00")
 	}
-	args := append(append([]string{"update-ref"}, updates[0].flags()...), "--stdin", "-z")
+	args := append(append([]string{"update-ref"}, first.flags()...), "--stdin", "-z")
 	_, err := r.Run(ctx, Cmd{Args: args, Stdin: []byte(in.String())})
 	return err
 }
