@@ -208,11 +208,9 @@ func (c *Capturer) writeTree(ctx context.Context) (string, error) {
 	if _, err := os.Stat(c.privateIndex()); err != nil {
 		// An empty private index: git would create it; the empty tree is
 		// what an empty working tree is.
-		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-t", "tree", "-w", "--stdin"}, Stdin: []byte{}})
-		return strings.TrimSpace(string(out)), err
+		return c.Git.WriteEmptyTree(ctx)
 	}
-	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"write-tree"}, Index: c.privateIndex()})
-	return strings.TrimSpace(string(out)), err
+	return c.Git.WriteTree(ctx, c.privateIndex())
 }
 
 // entry is one line of `git status --porcelain=v2 -z` against the private

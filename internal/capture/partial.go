@@ -396,16 +396,13 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named) (string, error
 	if _, err := c.Git.Run(ctx, git.Cmd{Args: append(args, "-z", "--stdin"), Index: index, Stdin: stdin.Bytes()}); err != nil {
 		return index, err
 	}
-	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "-s"}, Index: index})
+	entries, err := c.Git.LsStage(ctx, index)
 	if err != nil {
 		return index, err
 	}
 	got := map[string]treeEntry{}
-	for _, rec := range strings.Split(string(out), "\x00") {
-		meta, p, ok := strings.Cut(rec, "\t")
-		if f := strings.Fields(meta); ok && len(f) == 3 {
-			got[p] = treeEntry{mode: f[0], oid: f[1]}
-		}
+	for _, e := range entries {
+		got[e.Path] = treeEntry{mode: e.Mode, oid: e.OID}
 	}
 	for _, it := range items {
 		if it.skip || !it.present || it.known {

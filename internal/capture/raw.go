@@ -3,7 +3,6 @@ package capture
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -92,15 +91,14 @@ func (c *Capturer) convRules() string {
 // clean took, and it may have to download. removed are paths the capture
 // took out of index, whose raw bytes go too.
 func (c *Capturer) examineAll(ctx context.Context, st *indexState, index string, removed []string) error {
-	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "-s"}, Index: index})
+	entries, err := c.Git.LsStage(ctx, index)
 	if err != nil {
 		return err
 	}
 	var files []string
-	for _, entry := range strings.Split(string(out), "\x00") {
-		meta, path, ok := strings.Cut(entry, "\t")
-		if ok && (strings.HasPrefix(meta, "100644 ") || strings.HasPrefix(meta, "100755 ")) {
-			files = append(files, path)
+	for _, e := range entries {
+		if e.Mode == "100644" || e.Mode == "100755" {
+			files = append(files, e.Path)
 		}
 	}
 	if len(files) == 0 {
@@ -171,8 +169,7 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, 
 	// dropped from the tree) or whose smudge filter fails makes
 	// checkout-index fail after writing the others: such a path has no
 	// scratch copy and is not kept raw, and the others are examined.
-	c.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-z", "--stdin", "-f", "--prefix=" + scratch + "/"},
-		Index: index, Stdin: nulList(paths)})
+	c.Git.CheckoutPaths(ctx, index, scratch+"/", paths)
 	var differ []string
 	for _, p := range paths {
 		disk, err1 := os.ReadFile(filepath.Join(c.Repo.Top, p))
@@ -181,7 +178,7 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, 
 			differ = append(differ, p)
 		}
 	}
-	ids := c.hashRaw(ctx, differ)
+	ids, _ := c.Git.WriteBlobs(ctx, differ) // a file it cannot store is not kept raw
 	for _, p := range differ {
 		fi, err := os.Lstat(filepath.Join(c.Repo.Top, p))
 		if err != nil || ids[p] == "" {
@@ -198,37 +195,6 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, 
 		st.Raw[p] = rawEntry{OID: ids[p], Mode: mode, Size: s[0], Mtime: s[1], Ino: uint64(s[2])}
 		st.RawTree = ""
 	}
-}
-
-// hashRaw stores the files' bytes as they are (--no-filters; --path=
-// would apply the path's filters) and returns their ids; a file it cannot
-// store has none. --stdin-paths reads one path a line and unquotes one
-// that starts with a double quote, so such names take a process each.
-func (c *Capturer) hashRaw(ctx context.Context, paths []string) map[string]string {
-	ids := map[string]string{}
-	var lines []string
-	for _, p := range paths {
-		if strings.Contains(p, "\n") || strings.HasPrefix(p, `"`) {
-			if out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-w", "--no-filters", "--", p}}); err == nil {
-				ids[p] = strings.TrimSpace(string(out))
-			}
-		} else {
-			lines = append(lines, p)
-		}
-	}
-	if len(lines) == 0 {
-		return ids
-	}
-	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-w", "--no-filters", "--stdin-paths"},
-		Stdin: []byte(strings.Join(lines, "\n") + "\n")})
-	got := strings.Fields(string(out))
-	if err != nil || len(got) != len(lines) {
-		return ids
-	}
-	for i, p := range lines {
-		ids[p] = got[i]
-	}
-	return ids
 }
 
 func statOf(fi os.FileInfo) [3]int64 {
@@ -248,21 +214,21 @@ func (c *Capturer) rawTree(ctx context.Context, st *indexState) (string, error) 
 	if st.RawTree != "" {
 		return st.RawTree, nil
 	}
-	var info strings.Builder
+	var entries []git.IndexEntry
 	for p, e := range st.Raw {
-		fmt.Fprintf(&info, "%s %s\t%s\x00", e.Mode, e.OID, p)
+		entries = append(entries, git.IndexEntry{Mode: e.Mode, OID: e.OID, Path: p})
 	}
 	index := c.Store.Path("rawindex")
 	os.Remove(index)
 	defer os.Remove(index)
-	if _, err := c.Git.Run(ctx, git.Cmd{Args: []string{"update-index", "-z", "--index-info"}, Index: index, Stdin: []byte(info.String())}); err != nil {
+	if err := c.Git.UpdateIndexInfo(ctx, index, entries); err != nil {
 		return "", err
 	}
-	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"write-tree"}, Index: index})
+	tree, err := c.Git.WriteTree(ctx, index)
 	if err != nil {
 		return "", err
 	}
-	st.RawTree = strings.TrimSpace(string(out))
+	st.RawTree = tree
 	return st.RawTree, nil
 }
 

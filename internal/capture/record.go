@@ -3,7 +3,6 @@ package capture
 import (
 	"context"
 	"strconv"
-	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -146,27 +145,18 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 }
 
 func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []string) (string, error) {
-	args := []string{"commit-tree", "--no-gpg-sign", rec.Tree}
-	for _, p := range parents {
-		args = append(args, "-p", p)
-	}
-	out, err := c.Git.Run(ctx, git.Cmd{Args: args, Stdin: []byte(store.Message(rec)), Env: identity})
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(out)), nil
+	return c.Git.CommitTree(ctx, git.CommitRequest{Tree: rec.Tree, Parents: parents, Message: store.Message(rec), Env: identity})
 }
 
 // countChanges compares two trees by name and status.
 func (c *Capturer) countChanges(ctx context.Context, from, to string) (store.Changes, error) {
 	var ch store.Changes
-	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to}})
+	diff, err := c.Git.DiffTree(ctx, from, to, git.DiffTreeOptions{Format: git.DiffNameStatus})
 	if err != nil {
 		return ch, fault.Wrap(err, "failed.git", "cannot compare checkpoints")
 	}
-	f := strings.Split(string(out), "\x00")
-	for i := 0; i+1 < len(f); i += 2 {
-		switch f[i] {
+	for _, e := range diff {
+		switch e.Status {
 		case "A":
 			ch.Added++
 		case "D":

@@ -276,19 +276,13 @@ func (s *session) checkRewind(ctx context.Context) ([]check, error) {
 // --mirror (remote.NAME.mirror) or a push refspec whose source matches
 // refs/checkpoints/. A plain push or clone never transfers them.
 func (s *session) checkRemotes(ctx context.Context) ([]check, error) {
-	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"config", "-z", "--get-regexp", `^remote\..*\.(mirror|push)$`}})
+	entries, err := s.git.ConfigGetRegexp(ctx, `^remote\..*\.(mirror|push)$`)
 	if err != nil {
-		if !git.NoMatch(err) {
-			return nil, err
-		}
-		out = nil
+		return nil, err
 	}
 	var cs []check
-	for _, item := range strings.Split(string(out), "\x00") {
-		key, val, _ := strings.Cut(item, "\n")
-		if key == "" {
-			continue
-		}
+	for _, e := range entries {
+		key, val := e.Key, e.Value
 		lower := strings.ToLower(key)
 		remote := key[len("remote."):strings.LastIndex(key, ".")]
 		switch {
@@ -336,9 +330,7 @@ func (s *session) installedHooks(ctx context.Context) []string {
 		}
 	}
 	// The user's core.hooksPath decides where git looks for hooks.
-	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"rev-parse", "--path-format=absolute", "--git-path", "hooks/post-commit"}, User: true})
-	if err == nil {
-		p := strings.TrimSpace(string(out))
+	if p, err := s.git.UserGitPath(ctx, "hooks/post-commit"); err == nil {
 		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "git-checkpoint") {
 			installed = append(installed, p)
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
 
 type installCmd struct {
@@ -82,9 +81,8 @@ func agentEnv(ctx context.Context, sys *IO, g *Globals) (env agents.Env, out *pr
 	env.Top = s.repo.Top
 	// Without the pinned core.hooksPath=/dev/null: the user's own setting
 	// says where git looks for hooks.
-	hooks, err := s.git.Run(ctx, git.Cmd{Args: []string{"rev-parse", "--path-format=absolute", "--git-path", "hooks"}, User: true})
-	if err == nil {
-		env.HooksDir = strings.TrimSpace(string(hooks))
+	if hooks, err := s.git.UserGitPath(ctx, "hooks"); err == nil {
+		env.HooksDir = hooks
 		rel, err := filepath.Rel(s.repo.CommonDir, env.HooksDir)
 		env.HooksShared = err != nil || strings.HasPrefix(rel, "..")
 	}

@@ -55,18 +55,12 @@ func Default() Config {
 // naming the key, not a silent default.
 func Load(ctx context.Context, r *git.Runner) (Config, error) {
 	c := Default()
-	out, err := r.Run(ctx, git.Cmd{Args: []string{"config", "-z", "--get-regexp", `^(checkpoint\.|core\.(autocrlf|eol|attributesfile)$)`}})
+	entries, err := r.ConfigGetRegexp(ctx, `^(checkpoint\.|core\.(autocrlf|eol|attributesfile)$)`)
 	if err != nil {
-		if git.NoMatch(err) {
-			return c, nil
-		}
 		return c, err
 	}
-	for _, item := range strings.Split(string(out), "\x00") {
-		key, val, _ := strings.Cut(item, "\n")
-		if key == "" {
-			continue
-		}
+	for _, e := range entries {
+		key, val := e.Key, e.Value
 		// The core.* keys say whether git may convert files between the
 		// tree and the index (see capture's raw overlay).
 		switch k, v := strings.ToLower(key), strings.TrimSpace(val); k {

@@ -160,17 +160,15 @@ func (a *Applier) stage(ctx context.Context, stage string, writes []File) error 
 	if len(writes) == 0 {
 		return nil
 	}
-	var info strings.Builder
+	var entries []git.IndexEntry
 	for _, f := range writes {
-		fmt.Fprintf(&info, "%s %s\t%s\x00", f.Mode, f.OID, f.Path)
+		entries = append(entries, git.IndexEntry{Mode: f.Mode, OID: f.OID, Path: f.Path})
 	}
 	index := filepath.Join(stage, "index")
-	if _, err := a.Git.Run(ctx, git.Cmd{Args: []string{"update-index", "-z", "--index-info"},
-		Index: index, Stdin: []byte(info.String())}); err != nil {
+	if err := a.Git.UpdateIndexInfo(ctx, index, entries); err != nil {
 		return err
 	}
-	if _, err := a.Git.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-a", "-f",
-		"--prefix=" + filepath.Join(stage, "files") + "/"}, Index: index}); err != nil {
+	if err := a.Git.CheckoutAll(ctx, index, filepath.Join(stage, "files")+"/"); err != nil {
 		return err
 	}
 	return a.writeRaw(ctx, stage, writes)

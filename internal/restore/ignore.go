@@ -5,7 +5,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
@@ -40,33 +39,29 @@ func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []st
 	if len(paths) == 0 {
 		return ignored, nil
 	}
-	out, err := r.Run(ctx, git.Cmd{Args: []string{"ls-tree", "-r", "-z", "--full-tree", tree}})
+	entries, err := r.LsTree(ctx, tree, git.LsTreeOptions{Recursive: true, FullTree: true})
 	if err != nil {
 		return nil, err
 	}
-	var info strings.Builder
-	for _, entry := range strings.Split(string(out), "\x00") {
-		meta, p, ok := strings.Cut(entry, "\t")
+	var rules []git.IndexEntry
+	for _, e := range entries {
 		// git follows no symlinked .gitignore; only regular files count.
-		if _, left := stay[p]; ok && !left && path.Base(p) == ".gitignore" && (strings.HasPrefix(meta, "100644 ") || strings.HasPrefix(meta, "100755 ")) {
-			mode, rest, _ := strings.Cut(meta, " ")
-			_, oid, _ := strings.Cut(rest, " ")
-			info.WriteString(mode + " " + oid + "\t" + p + "\x00")
+		if _, left := stay[e.Path]; !left && path.Base(e.Path) == ".gitignore" && (e.Mode == "100644" || e.Mode == "100755") {
+			rules = append(rules, git.IndexEntry{Mode: e.Mode, OID: e.OID, Path: e.Path})
 		}
 	}
 	for p, f := range stay {
 		if f.OldMode == "100644" || f.OldMode == "100755" {
-			info.WriteString(f.OldMode + " " + f.OldOID + "\t" + p + "\x00")
+			rules = append(rules, git.IndexEntry{Mode: f.OldMode, OID: f.OldOID, Path: p})
 		}
 	}
 	// The scratch directory lives in the tool's own state directory, on
 	// git's word of where that is (this path is rare enough to pay for
 	// the question).
-	out, err = r.Run(ctx, git.Cmd{Args: []string{"rev-parse", "--path-format=absolute", "--git-path", "checkpoints"}})
+	state, err := r.GitPath(ctx, "checkpoints")
 	if err != nil {
 		return nil, err
 	}
-	state := strings.TrimSuffix(string(out), "\n")
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		return nil, err
 	}
@@ -79,14 +74,12 @@ func ignoredByTarget(ctx context.Context, r *git.Runner, tree string, paths []st
 	if err := os.Mkdir(wt, 0o700); err != nil {
 		return nil, err
 	}
-	if info.Len() > 0 {
+	if len(rules) > 0 {
 		index := filepath.Join(scratch, "index")
-		if _, err := r.Run(ctx, git.Cmd{Args: []string{"update-index", "-z", "--index-info"},
-			Index: index, Stdin: []byte(info.String())}); err != nil {
+		if err := r.UpdateIndexInfo(ctx, index, rules); err != nil {
 			return nil, err
 		}
-		if _, err := r.Run(ctx, git.Cmd{Args: []string{"checkout-index", "-a", "-f", "--prefix=" + wt + "/"},
-			Index: index}); err != nil {
+		if err := r.CheckoutAll(ctx, index, wt+"/"); err != nil {
 			return nil, err
 		}
 	}

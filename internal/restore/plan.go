@@ -152,14 +152,11 @@ func New(ctx context.Context, r *git.Runner, req Request) (*Plan, error) {
 // difference into a change to make or a path to leave.
 func compute(ctx context.Context, r *git.Runner, top, current, head string, skipped []store.Skip,
 	target *store.Record, opts Options, classify Classifier) (*Plan, error) {
-	args := []string{"diff-tree", "-r", "-z", "--no-renames", current, target.Tree}
-	if len(opts.Paths) > 0 {
-		args = append(args, "--")
-		for _, p := range opts.Paths {
-			args = append(args, ":(top,literal)"+p)
-		}
+	var specs []string
+	for _, p := range opts.Paths {
+		specs = append(specs, ":(top,literal)"+p)
 	}
-	out, err := r.Run(ctx, git.Cmd{Args: args})
+	diff, err := r.DiffTree(ctx, current, target.Tree, git.DiffTreeOptions{Pathspecs: specs})
 	if err != nil {
 		return nil, err
 	}
@@ -172,13 +169,8 @@ func compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 		leave[s.Path] = reasonFor(s.Reason)
 	}
 	var files []File
-	f := strings.Split(string(out), "\x00")
-	for i := 0; i+1 < len(f); i += 2 {
-		meta := strings.Fields(strings.TrimPrefix(f[i], ":"))
-		if len(meta) != 5 {
-			continue
-		}
-		files = append(files, File{Path: f[i+1], OldMode: meta[0], Mode: meta[1], OldOID: meta[2], OID: meta[3]})
+	for _, e := range diff {
+		files = append(files, File{Path: e.Path, OldMode: e.OldMode, Mode: e.Mode, OldOID: e.OldOID, OID: e.OID})
 	}
 	deleted := map[string]bool{}
 	for _, fl := range files {

@@ -21,15 +21,12 @@ func loadRaw(ctx context.Context, r *git.Runner, tree string) (map[string]rawFil
 	if tree == "" {
 		return m, nil
 	}
-	out, err := r.Run(ctx, git.Cmd{Args: []string{"ls-tree", "-r", "-z", tree}})
+	entries, err := r.LsTree(ctx, tree, git.LsTreeOptions{Recursive: true})
 	if err != nil {
 		return nil, err
 	}
-	for _, item := range strings.Split(string(out), "\x00") {
-		meta, path, ok := strings.Cut(item, "\t")
-		if f := strings.Fields(meta); ok && len(f) == 3 {
-			m[path] = rawFile{mode: f[0], oid: f[2]}
-		}
+	for _, e := range entries {
+		m[e.Path] = rawFile{mode: e.Mode, oid: e.OID}
 	}
 	return m, nil
 }
@@ -76,19 +73,16 @@ func (p *Plan) addRaw(ctx context.Context, r *git.Runner, currentRaw string) err
 		return nil
 	}
 	// Their entries are the same in both trees: read them from the target.
-	args := append([]string{"ls-tree", "-z", "--full-tree", p.Target.Tree, "--"}, extra...)
-	out, err := r.Run(ctx, git.Cmd{Args: args})
+	entries, err := r.LsTree(ctx, p.Target.Tree, git.LsTreeOptions{FullTree: true, Paths: extra})
 	if err != nil {
 		return err
 	}
-	for _, item := range strings.Split(string(out), "\x00") {
-		meta, path, ok := strings.Cut(item, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 3 || f[1] != "blob" {
+	for _, e := range entries {
+		if e.Type != "blob" {
 			continue
 		}
-		p.Files = append(p.Files, File{Path: path, Change: Modify, Class: "unattributed",
-			OldMode: f[0], Mode: f[0], OldOID: f[2], OID: f[2], Raw: tgt[path].oid, OldRaw: cur[path].oid})
+		p.Files = append(p.Files, File{Path: e.Path, Change: Modify, Class: "unattributed",
+			OldMode: e.Mode, Mode: e.Mode, OldOID: e.OID, OID: e.OID, Raw: tgt[e.Path].oid, OldRaw: cur[e.Path].oid})
 	}
 	slices.SortFunc(p.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	p.ID = p.digest()

@@ -85,11 +85,14 @@ func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Re
 		return res, nil
 	}
 	if len(doomed) > 0 {
-		var in strings.Builder
+		var deletes []git.RefUpdate
 		for _, c := range doomed {
-			in.WriteString("delete " + s.Ref(c.N) + "\x00" + c.Commit + "\x00")
+			if c.Commit == "" {
+				continue // a record without a commit has no ref to delete
+			}
+			deletes = append(deletes, git.RefUpdate{Ref: s.Ref(c.N), Old: c.Commit})
 		}
-		if _, err := s.Git.Run(ctx, git.Cmd{Args: []string{"update-ref", "--stdin", "-z"}, Stdin: []byte(in.String())}); err != nil {
+		if err := s.Git.UpdateRefs(ctx, deletes); err != nil {
 			return nil, fault.Wrap(err, "failed.git", "cannot delete the pruned checkpoints' refs; none was deleted")
 		}
 	}

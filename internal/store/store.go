@@ -82,29 +82,22 @@ func (s *Store) Ref(n int) string { return s.RefPrefix + strconv.Itoa(n) }
 // exists: ids are never reused, and a crash between ref and journal is
 // found this way and repaired by Adopt.
 func (s *Store) CreateRef(ctx context.Context, n int, commit string) error {
-	_, err := s.Git.Run(ctx, git.Cmd{Args: []string{"update-ref", "--no-deref",
-		s.Ref(n), commit, strings.Repeat("0", len(commit))}})
-	return err
+	return s.Git.UpdateRef(ctx, git.RefUpdate{Ref: s.Ref(n), New: commit, Create: true, NoDeref: true})
 }
 
 // Refs lists this working tree's checkpoint refs: number to commit.
 func (s *Store) Refs(ctx context.Context) (map[int]string, error) {
-	out, err := s.Git.Run(ctx, git.Cmd{Args: []string{"for-each-ref",
-		"--format=%(refname)%00%(objectname)", s.RefPrefix}})
+	list, err := s.Git.ForEachRef(ctx, s.RefPrefix)
 	if err != nil {
 		return nil, err
 	}
 	refs := map[int]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		name, oid, ok := strings.Cut(line, "\x00")
-		if !ok {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimPrefix(name, s.RefPrefix))
+	for _, ref := range list {
+		n, err := strconv.Atoi(strings.TrimPrefix(ref.Name, s.RefPrefix))
 		if err != nil || n <= 0 {
 			continue
 		}
-		refs[n] = oid
+		refs[n] = ref.OID
 	}
 	return refs, nil
 }

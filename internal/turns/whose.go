@@ -2,8 +2,6 @@ package turns
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
@@ -201,41 +199,26 @@ func Classify(ctx context.Context, r *git.Runner, j *store.Journal, target *stor
 // two trees differ in, with one git process for all of them.
 func changes(ctx context.Context, r *git.Runner, ws []window) ([][]string, error) {
 	out := make([][]string, len(ws))
-	var in strings.Builder
+	var pairs []git.TreePair
 	var asked []int
 	for i, w := range ws {
 		if w.from == w.to || w.from == "" || w.to == "" || (w.kind != turnWindow && !w.outside) {
 			continue
 		}
-		fmt.Fprintf(&in, "%s %s\n", w.from, w.to)
+		pairs = append(pairs, git.TreePair{From: w.from, To: w.to})
 		asked = append(asked, i)
 	}
 	if len(asked) == 0 {
 		return out, nil
 	}
-	res, err := r.Run(ctx, git.Cmd{Args: []string{"diff-tree", "--stdin", "-r", "-z", "--no-renames", "--name-only"},
-		Stdin: []byte(in.String())})
+	res, err := r.DiffTrees(ctx, pairs, git.DiffTreeOptions{Format: git.DiffNameOnly})
 	if err != nil {
 		return nil, err
 	}
-	// The output repeats each input line ("FROM TO\n") before the
-	// NUL-terminated paths of that pair.
-	s, k := string(res), -1
-	for len(s) > 0 {
-		if k+1 < len(asked) {
-			w := ws[asked[k+1]]
-			head := w.from + " " + w.to
-			if strings.HasPrefix(s, head+"\n") || strings.HasPrefix(s, head+"\x00") {
-				k++
-				s = s[len(head)+1:]
-				continue
-			}
+	for k, entries := range res {
+		for _, e := range entries {
+			out[asked[k]] = append(out[asked[k]], e.Path)
 		}
-		p, rest, _ := strings.Cut(s, "\x00")
-		if k >= 0 && p != "" {
-			out[asked[k]] = append(out[asked[k]], p)
-		}
-		s = rest
 	}
 	return out, nil
 }

@@ -1,0 +1,32 @@
+package git
+
+import (
+	"context"
+	"strings"
+)
+
+// CommitRequest is a commit to write with CommitTree.
+type CommitRequest struct {
+	Tree    string
+	Parents []string
+	// Message goes on standard input, so any text survives as it is.
+	Message string
+	// Env sets the identity and dates (GIT_AUTHOR_*, GIT_COMMITTER_*), so
+	// that a commit needs no user.name and never takes the user's.
+	Env []string
+}
+
+// CommitTree writes a commit object and returns its id. --no-gpg-sign
+// beside the pinned commit.gpgSign=false: a checkpoint is never signed,
+// and no signing program is ever started from a hook.
+func (r *Runner) CommitTree(ctx context.Context, req CommitRequest) (string, error) {
+	args := []string{"commit-tree", "--no-gpg-sign", req.Tree}
+	for _, p := range req.Parents {
+		args = append(args, "-p", p)
+	}
+	out, err := r.Run(ctx, Cmd{Args: args, Stdin: []byte(req.Message), Env: req.Env})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -1,0 +1,51 @@
+package git
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// WriteBlobs stores the files at paths (from the top of the tree) as blobs
+// of their bytes as they are (--no-filters: --path= would apply a path's
+// clean filter and eol conversion), and returns their ids. A file that
+// cannot be stored has none, and the failures are returned with the ids of
+// the others.
+//
+// --stdin-paths reads one path a line and unquotes one that starts with a
+// double quote, so such names, and names holding a newline, take a process
+// each; the rest share one.
+func (r *Runner) WriteBlobs(ctx context.Context, paths []string) (map[string]string, error) {
+	ids := map[string]string{}
+	var lines []string
+	var first error
+	for _, p := range paths {
+		if !strings.Contains(p, "\n") && !strings.HasPrefix(p, `"`) {
+			lines = append(lines, p)
+			continue
+		}
+		out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "-w", "--no-filters", "--", p}})
+		if err != nil {
+			first = errors.Join(first, err)
+			continue
+		}
+		ids[p] = strings.TrimSpace(string(out))
+	}
+	if len(lines) == 0 {
+		return ids, first
+	}
+	out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "-w", "--no-filters", "--stdin-paths"},
+		Stdin: []byte(strings.Join(lines, "\n") + "\n")})
+	if err != nil {
+		return ids, errors.Join(first, err)
+	}
+	got := strings.Fields(string(out))
+	if len(got) != len(lines) {
+		return ids, errors.Join(first, fmt.Errorf("git hash-object --stdin-paths gave %d ids for %d paths", len(got), len(lines)))
+	}
+	for i, p := range lines {
+		ids[p] = got[i]
+	}
+	return ids, first
+}

@@ -1,0 +1,90 @@
+package git
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestCommitTreeAndUpdateRef(t *testing.T) {
+	ctx := context.Background()
+	r, dir := newRepo(t)
+	tree := writeFiles(t, r, dir, map[string]string{"a": "1"})
+	env := []string{"GIT_AUTHOR_NAME=tool", "GIT_AUTHOR_EMAIL=tool@localhost",
+		"GIT_COMMITTER_NAME=tool", "GIT_COMMITTER_EMAIL=tool@localhost"}
+	c1, err := r.CommitTree(ctx, CommitRequest{Tree: tree, Message: "first\n\n-n line\n", Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := r.CommitTree(ctx, CommitRequest{Tree: tree, Parents: []string{c1}, Message: "second\n", Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, r, "log", "--format=%an %P %B", "-1", c2); got != "tool "+c1+" second" {
+		t.Errorf("commit = %q", got)
+	}
+	if got := run(t, r, "log", "--format=%B", "-1", c1); got != "first\n\n-n line" {
+		t.Errorf("message = %q", got)
+	}
+
+	ref := "refs/checkpoints/main/1"
+	if err := r.UpdateRef(ctx, RefUpdate{Ref: ref, New: c1}); err == nil || !strings.Contains(err.Error(), "no expected old value") {
+		t.Errorf("an update without an old value = %v", err)
+	}
+	if err := r.UpdateRef(ctx, RefUpdate{Ref: ref, New: c1, Create: true, NoDeref: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.UpdateRef(ctx, RefUpdate{Ref: ref, New: c2, Create: true}); err == nil {
+		t.Error("Create replaced a ref that exists")
+	}
+	if err := r.UpdateRef(ctx, RefUpdate{Ref: ref, New: c2, Old: c2}); err == nil {
+		t.Error("an update with the wrong old value succeeded")
+	}
+	if err := r.UpdateRef(ctx, RefUpdate{Ref: ref, New: c2, Old: c1, Reason: "move"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.UpdateRef(ctx, RefUpdate{Ref: "refs/checkpoints/main/2", New: c1, Create: true}); err != nil {
+		t.Fatal(err)
+	}
+
+	refs, err := r.ForEachRef(ctx, "refs/checkpoints/main/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refs) != 2 || refs[0] != (Ref{ref, c2}) || refs[1] != (Ref{"refs/checkpoints/main/2", c1}) {
+		t.Errorf("ForEachRef = %+v", refs)
+	}
+
+	// A transaction with one stale old value changes nothing.
+	stale := []RefUpdate{{Ref: ref, Old: c2}, {Ref: "refs/checkpoints/main/2", Old: c2}}
+	if err := r.UpdateRefs(ctx, stale); err == nil {
+		t.Error("a transaction with a stale old value succeeded")
+	}
+	if refs, _ := r.ForEachRef(ctx, "refs/checkpoints/"); len(refs) != 2 {
+		t.Errorf("a failed transaction changed refs: %+v", refs)
+	}
+	batch := []RefUpdate{{Ref: ref, Old: c2}, {Ref: "refs/checkpoints/main/2", New: c2, Old: c1},
+		{Ref: "refs/checkpoints/main/3", New: c1, Create: true}}
+	if err := r.UpdateRefs(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	refs, err = r.ForEachRef(ctx, "refs/checkpoints/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refs) != 2 || refs[0] != (Ref{"refs/checkpoints/main/2", c2}) || refs[1] != (Ref{"refs/checkpoints/main/3", c1}) {
+		t.Errorf("after the transaction: %+v", refs)
+	}
+	if err := r.UpdateRefs(ctx, []RefUpdate{{Ref: "refs/x", New: c1, Create: true}, {Ref: "refs/y", New: c1, Create: true, Reason: "r"}}); err == nil {
+		t.Error("a transaction with different reasons was accepted")
+	}
+	if err := r.UpdateRef(ctx, RefUpdate{Ref: "refs/checkpoints/main/3", Old: c1}); err != nil {
+		t.Fatal(err)
+	}
+	if refs, _ := r.ForEachRef(ctx, "refs/checkpoints/main/3"); len(refs) != 0 {
+		t.Errorf("a deleted ref is listed: %+v", refs)
+	}
+	if none, err := r.ForEachRef(ctx, "refs/nothing/"); err != nil || len(none) != 0 {
+		t.Errorf("ForEachRef of nothing = %+v, %v", none, err)
+	}
+}
