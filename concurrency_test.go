@@ -28,7 +28,7 @@ func TestConcurrentWriters(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("src/f%02d.txt", i)), fmt.Sprintf("file %d\n", i), 0o644)
 	}
-	must(t, 0, dir, env, "git", "init", "-q")
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
 	must(t, 0, dir, env, "git", "add", ".")
 	must(t, 0, dir, env, "git", "commit", "-q", "-m", "init")
 	must(t, 0, dir, env, "git", "checkpoint", "-m", "start")
@@ -160,7 +160,7 @@ func TestLockTimeoutNamesHolder(t *testing.T) {
 	env := gitEnv(t)
 	dir := filepath.Join(t.TempDir(), "tree")
 	writeFile(t, filepath.Join(dir, "a.txt"), "a\n", 0o644)
-	must(t, 0, dir, env, "git", "init", "-q")
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
 	must(t, 0, dir, env, "git", "checkpoint")
 	must(t, 0, dir, env, "git", "config", "checkpoint.lockTimeout", "200ms")
 	st := &store.Store{Dir: filepath.Join(dir, ".git", "checkpoints"), Now: time.Now}

@@ -134,7 +134,7 @@ func crashTree(t *testing.T, env []string, dir string) (before, after map[string
 			writeFile(t, filepath.Join(dir, fmt.Sprintf("d%02d/f%03d.txt", d, f)), fmt.Sprintf("d%02d/f%03d version 1\n", d, f), mode)
 		}
 	}
-	must(t, 0, dir, env, "git", "init", "-q")
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
 	must(t, 0, dir, env, "git", "add", ".")
 	must(t, 0, dir, env, "git", "commit", "-q", "-m", "three thousand files")
 	if r := must(t, 0, dir, env, "git", "checkpoint", "-m", "before the agent"); !strings.HasPrefix(r.stdout, "k1 ") {

@@ -23,7 +23,7 @@ func TestDoctorHookBinaryMissing(t *testing.T) {
 	env := gitEnv(t)
 	writeFile(t, filepath.Join(dir, ".gemini/settings.json"),
 		`{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"git-checkpoint hook gemini AfterAgent || true"}]}]}}`, 0o644)
-	must(t, 0, dir, env, "git", "init", "-q")
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
 	writeFile(t, filepath.Join(dir, ".git/hooks/post-commit"), "#!/bin/sh\n# git-checkpoint\ngit checkpoint hook aider post-commit || true\n", 0o755)
 
 	found := must(t, 0, dir, env, "git", "checkpoint", "doctor")

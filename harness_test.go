@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 	"github.com/git-checkpoint/git-checkpoint/internal/scripttest"
 )
 
@@ -19,32 +20,11 @@ import (
 // put the test binary on PATH as git-checkpoint and git-rewind, so
 // `git checkpoint` goes through git's own dispatch.
 
-// gitEnv is the environment of the Go tests' git processes: a private HOME
-// and the fixed identity and clock of the transcripts (scripttest.Setup).
+// gitEnv is the environment of the Go tests' git processes: gittest's,
+// which the transcripts share, plus extra.
 func gitEnv(t *testing.T, extra ...string) []string {
 	t.Helper()
-	home := filepath.Join(t.TempDir(), "home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	gitconfig := "[init]\n\tdefaultBranch = main\n"
-	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "GIT_") || name == "HOME" || name == "XDG_CONFIG_HOME" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=A U Thor", "GIT_AUTHOR_EMAIL=author@example.com",
-		"GIT_COMMITTER_NAME=C O Mitter", "GIT_COMMITTER_EMAIL=committer@example.com",
-		"GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z",
-		"TZ=UTC", "LC_ALL=C")
-	return append(env, extra...)
+	return append(gittest.Env(t), extra...)
 }
 
 // result is how a process ended.

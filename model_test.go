@@ -175,7 +175,7 @@ type snapshot struct {
 
 func runScenario(t *testing.T, ops []mop) (err error) {
 	m := &model{t: t, dir: t.TempDir(), env: gitEnv(t), dirty: map[string]bool{}}
-	if r := run(t, m.dir, m.env, "git", "init", "-q"); r.code != 0 {
+	if r := run(t, m.dir, m.env, "git", "init", "-q", "-b", "main"); r.code != 0 {
 		return fmt.Errorf("git init: %s", r.stderr)
 	}
 	for i, o := range ops {

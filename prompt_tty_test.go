@@ -21,7 +21,7 @@ func TestPromptKeepOnTerminal(t *testing.T) {
 	}
 	dir := t.TempDir()
 	env := gitEnv(t)
-	must(t, 0, dir, env, "git", "init", "-q")
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
 	writeFile(t, filepath.Join(dir, ".gitattributes"), "* text=auto\n", 0o644)
 	must(t, 0, dir, env, "git", "add", ".gitattributes")
 	must(t, 0, dir, env, "git", "commit", "-q", "-m", "attributes")

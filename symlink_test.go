@@ -20,7 +20,7 @@ func TestRewindLeadingSymlinkSwap(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "dir/a.txt"), "a\n", 0o644)
 	writeFile(t, filepath.Join(dir, "dir/b.txt"), "b\n", 0o644)
 	writeFile(t, filepath.Join(dir, "top.txt"), "top\n", 0o644)
-	must(t, 0, dir, env, "git", "init", "-q")
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
 	must(t, 0, dir, env, "git", "checkpoint", "-m", "start")
 	writeFile(t, filepath.Join(dir, "dir/a.txt"), "agent's a\n", 0o644)
 	os.Remove(filepath.Join(dir, "dir/b.txt"))

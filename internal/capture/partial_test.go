@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -15,27 +14,16 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // testRepo makes a repository with a first commit and a Capturer for it.
 func testRepo(t *testing.T, files map[string]string) (*Capturer, *store.Journal) {
 	t.Helper()
-	dir := t.TempDir()
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}
-	for name, content := range files {
-		write(t, filepath.Join(dir, name), content)
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-f", "."}, {"commit", "-q", "-m", "init"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = dir, env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	g := gittest.NewRepoWith(t, files)
 	ctx := context.Background()
-	r := &git.Runner{Dir: dir, Env: env}
+	r := &git.Runner{Dir: g.Dir, Env: g.Env}
 	repo, err := git.Discover(ctx, r)
 	if err != nil {
 		t.Fatal(err)

@@ -82,8 +82,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 			return true, nil
 		}
 	}
-	hexLen := len(st.Tree)
-	trees, ok, err := c.baseTrees(ctx, st.Tree, items, hexLen)
+	sp, ok, err := c.newSplice(ctx, st.Tree, items)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -93,7 +92,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 		}
 	}
 	hashed := c.Store.Now()
-	index, err := c.hashNamed(ctx, items)
+	index, err := sp.hash(ctx)
 	if index != "" {
 		defer os.Remove(index)
 	}
@@ -104,7 +103,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 	if prev == "" {
 		prev = st.Tree
 	}
-	if snap.Tree, ok, err = c.writeTrees(ctx, trees, items, hexLen, []string{st.Tree, prev}); err != nil || !ok {
+	if snap.Tree, err = sp.write(ctx, []string{st.Tree, prev}); err != nil {
 		return false, err
 	}
 	// Count against the last capture: a pending path's entry, else the
@@ -118,14 +117,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 			before, had = old.entry()
 			delete(st.Pending, it.path)
 		}
-		switch {
-		case had && !it.present:
-			snap.Changes.Deleted++
-		case !had && it.present:
-			snap.Changes.Added++
-		case had && it.entry != before:
-			snap.Changes.Modified++
-		}
+		it.count(&snap.Changes, before, had)
 		rec := pendingEntry{}
 		if it.present {
 			rec = pendingEntry{Mode: it.entry.mode, OID: it.entry.oid, Stat: trustedStat(it.fi, hashed)}

@@ -2,11 +2,12 @@ package capture
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
 // oddNames are names that break line- or space-based parsing.
@@ -46,21 +47,11 @@ func TestParseStatusSynthetic(t *testing.T) {
 // TestParseStatusGit parses what git itself prints for odd names, tracked
 // (modified, deleted) and untracked.
 func TestParseStatusGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+	r := gittest.NewRepo(t)
+	dir := r.Dir
+	git := func(args ...string) string {
+		return r.Git(append([]string{"-c", "core.quotePath=true"}, args...)...)
 	}
-	dir := t.TempDir()
-	git := func(args ...string) []byte {
-		cmd := exec.Command("git", append([]string{"-c", "core.quotePath=true"}, args...)...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("git %v: %v", args, err)
-		}
-		return out
-	}
-	git("init", "-q")
 	for i, name := range oddNames {
 		write(t, filepath.Join(dir, "tracked", name), "x")
 		write(t, filepath.Join(dir, "untracked", name), "x")
@@ -74,7 +65,7 @@ func TestParseStatusGit(t *testing.T) {
 	}
 	os.RemoveAll(filepath.Join(dir, "deleted"))
 	got := map[string]byte{}
-	for _, e := range parseStatus(git("status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames")) {
+	for _, e := range parseStatus([]byte(git("status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames"))) {
 		got[e.path] = e.y
 	}
 	for i, name := range oddNames {

@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -146,10 +145,7 @@ func report(prog string, g *Globals, sys *IO, err error) int {
 	}
 	fe := fault.As(err)
 	if g.JSON {
-		doc := map[string]any{"error": map[string]any{"code": fe.Code, "message": fe.Message, "data": fe.Data}}
-		enc := json.NewEncoder(sys.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(doc)
+		writeError(sys.Stdout, fe)
 	}
 	fmt.Fprintf(sys.Stderr, "%s: error: %s\n", prog, fe.Message)
 	for _, h := range fe.Hints {

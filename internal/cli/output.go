@@ -3,11 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"golang.org/x/term"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -38,11 +40,25 @@ func isTerminal(w any) bool {
 }
 
 // JSON prints v as the command's one JSON document.
-func (p *printer) JSON(v any) error {
-	enc := json.NewEncoder(p.sys.Stdout)
+func (p *printer) JSON(v any) error { return writeJSON(p.sys.Stdout, v) }
+
+// writeJSON writes v as one JSON document, as every --json output is
+// written: indented, and with & < > as they are (the encoder's default
+// escapes them for embedding in HTML, which no reader of this output does,
+// and a path would no longer read as the path).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// writeError writes the --json error document (DESIGN section 3),
+// {"error": {"code", "message", "data"}}: the one writer of it, so that an
+// error reads as the rest of the output does, whether a command failed, the
+// command line did not parse or the program hit a bug of its own.
+func writeError(w io.Writer, fe *fault.Error) error {
+	return writeJSON(w, map[string]any{"error": map[string]any{"code": fe.Code, "message": fe.Message, "data": fe.Data}})
 }
 
 // Printf prints text for people unless --quiet.

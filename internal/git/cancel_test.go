@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
 // TestDeadlineTerminates checks that a git call whose context ends gets
@@ -14,7 +16,7 @@ import (
 func TestDeadlineTerminates(t *testing.T) {
 	dir := t.TempDir()
 	mark := filepath.Join(dir, "terminated")
-	r := &Runner{Dir: dir, Env: CleanEnv(os.Environ())}
+	r := &Runner{Dir: dir, Env: gittest.Env(t)}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	alias := "alias.slow=!trap 'echo > " + mark + "; kill $!; exit 1' TERM; sleep 5 & wait"

@@ -3,7 +3,6 @@ package restore
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -24,16 +24,11 @@ type fixture struct {
 
 func newFixture(t *testing.T, cur, target map[string]string) *fixture {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	g := gittest.NewRepo(t)
 	base := t.TempDir()
-	f := &fixture{top: filepath.Join(base, "repo"), outside: filepath.Join(base, "outside")}
-	f.r = &git.Runner{Dir: f.top, Env: append(git.CleanEnv(os.Environ()), "GIT_CONFIG_NOSYSTEM=1", "HOME="+base)}
+	f := &fixture{top: g.Dir, outside: filepath.Join(base, "outside")}
+	f.r = &git.Runner{Dir: f.top, Env: g.Env}
 	ctx := context.Background()
-	if _, err := f.r.Run(ctx, git.Cmd{Args: []string{"init", "-q", f.top}, Dir: base}); err != nil {
-		t.Fatal(err)
-	}
 	index := filepath.Join(base, "index")
 	tree := func(files map[string]string) string {
 		os.Remove(index)

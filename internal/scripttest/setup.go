@@ -6,13 +6,16 @@ package scripttest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// Setup gives each transcript a private HOME and a fixed git identity and
-// clock. testscript starts from an almost empty environment, which git
-// would otherwise fill from the machine's own configuration.
+// Setup gives each transcript the hermetic git of the Go tests (gittest)
+// with a private HOME whose configuration names the default branch.
+// testscript starts from an almost empty environment, which git would
+// otherwise fill from the machine's own configuration.
 func Setup(env *testscript.Env) error {
 	// HOME sits beside $WORK, not in it: a repository made at $WORK
 	// would otherwise capture the test's own .gitconfig.
@@ -24,22 +27,12 @@ func Setup(env *testscript.Env) error {
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
 		return err
 	}
-	for _, kv := range [][2]string{
-		{"HOME", home},
-		{"XDG_CONFIG_HOME", filepath.Join(home, ".config")},
-		{"GIT_CONFIG_NOSYSTEM", "1"},
-		{"GIT_AUTHOR_NAME", "A U Thor"},
-		{"GIT_AUTHOR_EMAIL", "author@example.com"},
-		{"GIT_COMMITTER_NAME", "C O Mitter"},
-		{"GIT_COMMITTER_EMAIL", "committer@example.com"},
-		{"GIT_AUTHOR_DATE", "2026-01-02T03:04:05Z"},
-		{"GIT_COMMITTER_DATE", "2026-01-02T03:04:05Z"},
-		{"TZ", "UTC"},
-		{"LC_ALL", "C"},
-		{"NO_COLOR", ""},
-		{"GIT_PAGER", "cat"},
-		{"PAGER", "cat"},
-	} {
+	for _, kv := range gittest.Vars(home) {
+		name, value, _ := strings.Cut(kv, "=")
+		env.Setenv(name, value)
+	}
+	// Output is plain and unpaged, so that stdout checks see all of it.
+	for _, kv := range [][2]string{{"NO_COLOR", ""}, {"GIT_PAGER", "cat"}, {"PAGER", "cat"}} {
 		env.Setenv(kv[0], kv[1])
 	}
 	// unprivileged CMD... runs CMD where file permissions apply: as root

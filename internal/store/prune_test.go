@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
 var now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -85,30 +84,14 @@ func TestSelectKeepsInterruptedSafetyAndForgetsGoneRefs(t *testing.T) {
 	}
 }
 
-// testIdentity lets the tests make commits on a machine with no git
-// identity configured, as a new user's is.
-var testIdentity = []string{"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com",
-	"GIT_COMMITTER_NAME=c", "GIT_COMMITTER_EMAIL=c@example.com"}
-
 // repoStore makes a real repository with n checkpoint refs and records,
 // each older than the last by a day, and returns its store.
 func repoStore(t *testing.T, n int) (*Store, *Journal) {
 	t.Helper()
-	dir := t.TempDir()
-	gitRun := func(stdin string, args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), append([]string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir}, testIdentity...)...)
-		cmd.Stdin = strings.NewReader(stdin)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	gitRun("", "init", "-q")
-	s := &Store{Dir: filepath.Join(dir, ".git", "checkpoints"), Worktree: "main", RefPrefix: "refs/checkpoints/main/",
-		Git: &git.Runner{Dir: dir, Env: os.Environ()}, Now: func() time.Time { return now }}
+	g := gittest.NewRepo(t)
+	gitRun := g.GitInput
+	s := &Store{Dir: filepath.Join(g.Dir, ".git", "checkpoints"), Worktree: "main", RefPrefix: "refs/checkpoints/main/",
+		Git: &git.Runner{Dir: g.Dir, Env: g.Env}, Now: func() time.Time { return now }}
 	j := &Journal{}
 	tree := gitRun("", "hash-object", "-t", "tree", "-w", "--stdin")
 	for i := 1; i <= n; i++ {
@@ -178,7 +161,7 @@ func TestPruneIfDueAtMostHourly(t *testing.T) {
 	}
 	// A new checkpoint, then another turn end within the hour: no prune.
 	tree := j.Latest().Tree
-	out, err := s.Git.Run(ctx, git.Cmd{Args: []string{"commit-tree", tree}, Stdin: []byte("k4"), Env: testIdentity})
+	out, err := s.Git.Run(ctx, git.Cmd{Args: []string{"commit-tree", tree}, Stdin: []byte("k4")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,13 @@ package turns
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
 // tree writes files (name to content) as a git tree in dir's repository.
@@ -38,11 +37,8 @@ func tree(t *testing.T, r *git.Runner, files map[string]string) string {
 // TestChangesParsesBatch checks the one diff-tree of all windows: pairs
 // without changes, repeated pairs and a path holding a newline.
 func TestChangesParsesBatch(t *testing.T) {
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
-	r := &git.Runner{Dir: dir, Env: git.CleanEnv(os.Environ())}
+	g := gittest.NewRepo(t)
+	r := &git.Runner{Dir: g.Dir, Env: g.Env}
 	a := tree(t, r, map[string]string{"x": "1", "d/y": "1"})
 	b := tree(t, r, map[string]string{"x": "2", "d/y": "1", "new\nline": "n"})
 	c := tree(t, r, map[string]string{"x": "2"})

@@ -1,0 +1,333 @@
+package capture
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// Tree splicing: a tree that differs from a base tree in a few named paths
+// is built by reading only the base's trees along those paths, putting the
+// paths' new entries into copies of them and writing the copies back. Its
+// cost follows the number of paths, not the size of the tree. A partial
+// capture (SnapshotPaths) splices into the newest checkpoint's tree; a
+// scan's deferred updates (deferUpdates) into the private index's.
+
+// named is one path a splice brings up to date.
+type named struct {
+	path    string // from the top, slash-separated
+	present bool   // a regular file or a symlink is there now
+	size    int64  // of a regular file
+	base    treeEntry
+	inBase  bool // the base tree holds a blob there
+	entry   treeEntry
+	skip    bool // left as the base has it (ignored, skip-worktree, too big)
+	known   bool // entry is known already; no need to hash the file
+	fi      fs.FileInfo
+}
+
+// count adds the path's change to ch, against before (had false when the
+// path was absent before).
+func (it *named) count(ch *store.Changes, before treeEntry, had bool) {
+	switch {
+	case had && !it.present:
+		ch.Deleted++
+	case !had && it.present:
+		ch.Added++
+	case had && it.entry != before:
+		ch.Modified++
+	}
+}
+
+// splice is the base's trees along the named paths, which write changes.
+type splice struct {
+	c      *Capturer
+	hexLen int // of the repository's object ids
+	items  []*named
+	trees  map[string]map[string]treeEntry // by directory, "" the root
+}
+
+// probe looks at what is at rel now, refusing (ok false) anything but a
+// regular file, a symlink or nothing, reached through real directories
+// that are not nested repositories.
+func (c *Capturer) probe(rel string) (*named, bool) {
+	it := &named{path: rel}
+	dir := c.Repo.Top
+	comps := strings.Split(rel, "/")
+	for _, comp := range comps[:len(comps)-1] {
+		dir = filepath.Join(dir, comp)
+		fi, err := os.Lstat(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return it, true // the whole directory is gone
+		}
+		if err != nil || !fi.IsDir() {
+			return nil, false
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return nil, false
+		}
+	}
+	fi, err := os.Lstat(filepath.Join(c.Repo.Top, rel))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return it, true
+	case err != nil:
+		return nil, false
+	case fi.Mode().IsRegular():
+		it.present, it.size, it.fi = true, fi.Size(), fi
+		return it, true
+	case fi.Mode()&fs.ModeSymlink != 0:
+		it.present, it.fi = true, fi
+		return it, true
+	}
+	return nil, false
+}
+
+// newSplice reads, in one `git cat-file --batch`, the base tree root's
+// tree of every directory on the way to each named path, and notes each
+// path's entry in the base. It reports false, for a full scan instead,
+// when root is gone or a blob or submodule is where a directory must be
+// or a directory or submodule is named.
+func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (*splice, bool, error) {
+	hexLen := len(root)
+	var dirs []string
+	want := map[string]bool{"": true}
+	dirs = append(dirs, "")
+	for _, it := range items {
+		for d := path.Dir(it.path); d != "."; d = path.Dir(d) {
+			if !want[d] {
+				want[d] = true
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	reqs := make([]string, len(dirs))
+	for i, d := range dirs {
+		reqs[i] = root
+		if d != "" {
+			reqs[i] = root + ":" + d
+		}
+	}
+	objs, err := c.Git.CatFile(ctx, reqs)
+	if err != nil {
+		return nil, false, err
+	}
+	raw := map[string]map[string]treeEntry{}
+	for i, d := range dirs {
+		// Any other object than a tree, or none: the parent's entry decides.
+		if objs[i].Type == "tree" {
+			if raw[d], err = parseTree(objs[i].Body, hexLen/2); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	if raw[""] == nil {
+		return nil, false, nil // the base tree is gone: scan instead
+	}
+	// Keep only the directories the base really holds as trees, walking
+	// from the root, and find each path's base entry.
+	trees := map[string]map[string]treeEntry{"": raw[""]}
+	for _, it := range items {
+		parent := ""
+		comps := strings.Split(it.path, "/")
+		for i, comp := range comps {
+			entries := trees[parent]
+			if entries == nil {
+				break // a directory the base does not have
+			}
+			e, ok := entries[comp]
+			if i == len(comps)-1 {
+				if ok && e.isBlob() {
+					it.base, it.inBase = e, true
+				} else if ok && it.present {
+					return nil, false, nil // a directory or submodule becomes a file
+				} else if ok {
+					return nil, false, nil // a directory or submodule is named: scan
+				}
+				break
+			}
+			dir := path.Join(parent, comp)
+			switch {
+			case !ok:
+			case e.isTree() && raw[dir] != nil:
+				trees[dir] = raw[dir]
+			default:
+				return nil, false, nil // a file or submodule on the way
+			}
+			parent = dir
+		}
+	}
+	return &splice{c: c, hexLen: hexLen, items: items, trees: trees}, true, nil
+}
+
+// hash stores the present paths' content through a temporary index that
+// holds only them (seeded with their base entries, so that
+// core.fileMode=false and core.symlinks=false keep the base's modes as
+// they would in the private index), and reads back their entries. It
+// returns the temporary index, which the caller removes, or "" when no
+// path needed hashing.
+func (s *splice) hash(ctx context.Context) (string, error) {
+	args := []string{"update-index", "--add", "--remove", "--replace"}
+	var stdin bytes.Buffer
+	for _, it := range s.items {
+		if it.skip || !it.present || it.known {
+			continue
+		}
+		if it.inBase {
+			args = append(args, "--cacheinfo", strings.TrimPrefix(it.base.mode, "0")+","+it.base.oid+","+it.path)
+		}
+		stdin.WriteString(it.path + "\x00")
+	}
+	if stdin.Len() == 0 {
+		return "", nil
+	}
+	index := s.c.Store.Path("partial-index")
+	os.Remove(index)
+	if _, err := s.c.Git.Run(ctx, git.Cmd{Args: append(args, "-z", "--stdin"), Index: index, Stdin: stdin.Bytes()}); err != nil {
+		return index, err
+	}
+	entries, err := s.c.Git.LsStage(ctx, index)
+	if err != nil {
+		return index, err
+	}
+	got := map[string]treeEntry{}
+	for _, e := range entries {
+		got[e.Path] = treeEntry{mode: e.Mode, oid: e.OID}
+	}
+	for _, it := range s.items {
+		if it.skip || !it.present || it.known {
+			continue
+		}
+		if e, ok := got[it.path]; ok {
+			it.entry = e
+		} else {
+			it.present = false // gone since it was looked at
+		}
+	}
+	return index, nil
+}
+
+// write applies the named paths to the base's trees and writes every tree
+// that changed, deepest first, in one `git mktree --batch`. The ids are
+// computed here too (a parent names its children's ids before git has
+// printed them) and must agree with git's. When the new root is one of
+// known (trees that exist, with every tree below them), nothing is
+// written. A splice is written once: its trees are changed in place.
+func (s *splice) write(ctx context.Context, known []string) (string, error) {
+	trees := s.trees
+	dirty := map[string]bool{"": true}
+	for _, it := range s.items {
+		if it.skip {
+			continue
+		}
+		dir, name := path.Dir(it.path), path.Base(it.path)
+		if dir == "." {
+			dir = ""
+		}
+		if !it.present {
+			if entries := trees[dir]; entries != nil && it.inBase {
+				delete(entries, name)
+			}
+		} else {
+			for d := dir; d != ""; d = parentOf(d) {
+				if trees[d] == nil {
+					trees[d] = map[string]treeEntry{}
+				}
+			}
+			trees[dir][name] = it.entry
+		}
+		for d := dir; ; d = parentOf(d) {
+			dirty[d] = true
+			if d == "" {
+				break
+			}
+		}
+	}
+	order := make([]string, 0, len(dirty))
+	for d := range dirty {
+		order = append(order, d)
+	}
+	slices.SortFunc(order, func(a, b string) int {
+		if da, db := depth(a), depth(b); da != db {
+			return db - da
+		}
+		return strings.Compare(a, b)
+	})
+	var in strings.Builder
+	var want []string
+	root := ""
+	for _, d := range order {
+		entries := trees[d]
+		name := path.Base(d)
+		parent := trees[parentOf(d)]
+		if d != "" && len(entries) == 0 {
+			delete(parent, name) // git stores no empty directories
+			continue
+		}
+		body, err := encodeTree(entries)
+		if err != nil {
+			return "", err
+		}
+		oid := objectID("tree", body, s.hexLen)
+		for _, e := range sortedEntries(entries) {
+			in.WriteString(mktreeLine(e.name, e.entry))
+		}
+		in.WriteString("\n")
+		want = append(want, oid)
+		if d == "" {
+			root = oid
+		} else {
+			parent[name] = treeEntry{mode: "40000", oid: oid}
+		}
+	}
+	if slices.Contains(known, root) {
+		return root, nil
+	}
+	out, err := s.c.Git.Run(ctx, git.Cmd{Args: []string{"mktree", "--missing", "--batch"}, Stdin: []byte(in.String())})
+	if err != nil {
+		return "", err
+	}
+	if got := strings.Fields(string(out)); !slices.Equal(got, want) {
+		return "", fault.New("failed.internal", "git mktree wrote trees %v, expected %v", got, want)
+	}
+	return root, nil
+}
+
+type namedEntry struct {
+	name  string
+	entry treeEntry
+}
+
+func sortedEntries(entries map[string]treeEntry) []namedEntry {
+	out := make([]namedEntry, 0, len(entries))
+	for n, e := range entries {
+		out = append(out, namedEntry{n, e})
+	}
+	slices.SortFunc(out, func(a, b namedEntry) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+func parentOf(d string) string {
+	p := path.Dir(d)
+	if p == "." {
+		return ""
+	}
+	return p
+}
+
+func depth(d string) int {
+	if d == "" {
+		return 0
+	}
+	return strings.Count(d, "/") + 1
+}
