@@ -102,6 +102,15 @@ func TestLsTree(t *testing.T) {
 		t.Errorf("LsTree with paths = %+v", top)
 	}
 
+	// Paths are paths: neither ':' magic nor a wildcard.
+	lit, err := r.LsTree(ctx, tree, LsTreeOptions{FullTree: true, Paths: []string{":(top)magic", "star*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lit) != 2 || lit[0].Path != ":(top)magic" || lit[1].Path != "star*" {
+		t.Errorf("LsTree of a name with ':' magic and one with a wildcard = %+v", lit)
+	}
+
 	if _, err := parseLsTree([]byte("100644 blob abc\x00")); err == nil {
 		t.Error("an entry without a path was accepted")
 	}

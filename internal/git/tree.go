@@ -20,16 +20,21 @@ type LsTreeOptions struct {
 	// FullTree names entries from the top of the tree whatever directory
 	// git runs in (--full-tree).
 	FullTree bool
-	// Paths, when set, limit the listing to these paths, given after "--"
-	// so that one starting with a dash stays a path. ls-tree matches them
-	// as plain paths (it turns off wildcards).
+	// Paths, when set, limit the listing to these paths: literal ones
+	// (--literal-pathspecs; ls-tree turns off wildcards but still reads a
+	// leading ':' as magic, so ':a' listed 'a'), given after "--" so that
+	// one starting with a dash stays a path.
 	Paths []string
 }
 
 // LsTree lists the entries of tree in one `git ls-tree -z`; with -z a path
 // comes back byte for byte, whatever spaces, newlines or bytes it holds.
 func (r *Runner) LsTree(ctx context.Context, tree string, opts LsTreeOptions) ([]TreeEntry, error) {
-	args := []string{"ls-tree"}
+	var args []string
+	if len(opts.Paths) > 0 {
+		args = append(args, "--literal-pathspecs")
+	}
+	args = append(args, "ls-tree")
 	if opts.Recursive {
 		args = append(args, "-r")
 	}
