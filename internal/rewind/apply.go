@@ -5,7 +5,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -209,21 +208,16 @@ func (r *Rewinder) verify(ctx context.Context, pr *Prepared, afterRec *store.Rec
 // rawDiffers lists the planned paths not kept raw alike in the tree after
 // the rewind (overlay afterRaw) and in the target.
 func (r *Rewinder) rawDiffers(ctx context.Context, pr *Prepared, afterRaw string) ([]string, error) {
-	entries := func(tree string) (map[string]string, error) {
-		m := map[string]string{}
+	entries := func(tree string) (map[string]git.TreeEntry, error) {
+		m := map[string]git.TreeEntry{}
 		if tree == "" {
 			return m, nil
 		}
-		out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"ls-tree", "-r", "-z", tree}})
-		if err != nil {
-			return nil, err
+		list, err := r.Git.LsTree(ctx, tree, git.LsTreeOptions{Recursive: true})
+		for _, e := range list {
+			m[e.Path] = e
 		}
-		for _, item := range strings.Split(string(out), "\x00") {
-			if meta, path, ok := strings.Cut(item, "\t"); ok {
-				m[path] = meta
-			}
-		}
-		return m, nil
+		return m, err
 	}
 	got, err := entries(afterRaw)
 	if err != nil {
@@ -244,17 +238,12 @@ func (r *Rewinder) rawDiffers(ctx context.Context, pr *Prepared, afterRaw string
 
 // changedPaths lists the paths that differ between two trees.
 func (r *Rewinder) changedPaths(ctx context.Context, a, b string) ([]string, error) {
-	out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b}})
-	if err != nil {
-		return nil, err
+	entries, err := r.Git.DiffTree(ctx, a, b, git.DiffTreeOptions{Format: git.DiffNameOnly})
+	paths := make([]string, len(entries))
+	for i, e := range entries {
+		paths[i] = e.Path
 	}
-	var paths []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			paths = append(paths, p)
-		}
-	}
-	return paths, nil
+	return paths, err
 }
 
 // leaveUnwritten moves the paths the rewind found in the way while writing

@@ -122,13 +122,13 @@ func fill(ctx context.Context, fr *git.Runner, repo *git.Repo, headTree string, 
 
 // freeBranch returns name, or name-2, name-3... when taken.
 func (r *Rewinder) freeBranch(ctx context.Context, name string) (string, error) {
-	out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"for-each-ref", "--format=%(refname)", "refs/heads/" + name, "refs/heads/" + name + "-*"}})
+	refs, err := r.Git.ForEachRef(ctx, "refs/heads/"+name, "refs/heads/"+name+"-*")
 	if err != nil {
 		return "", err
 	}
 	taken := map[string]bool{}
-	for _, ref := range strings.Fields(string(out)) {
-		taken[strings.TrimPrefix(ref, "refs/heads/")] = true
+	for _, ref := range refs {
+		taken[strings.TrimPrefix(ref.Name, "refs/heads/")] = true
 	}
 	cand := name
 	for i := 2; taken[cand]; i++ {

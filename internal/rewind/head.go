@@ -132,8 +132,7 @@ func (r *Rewinder) saveIndex(ctx context.Context) (string, error) {
 	}
 	data, err := os.ReadFile(r.Repo.Index)
 	if os.IsNotExist(err) {
-		out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"hash-object", "-t", "tree", "-w", "--stdin"}, Stdin: []byte{}})
-		return strings.TrimSpace(string(out)), err
+		return r.Git.WriteEmptyTree(ctx)
 	}
 	if err != nil {
 		return "", fault.Wrap(err, "failed.io", "cannot read the index")
@@ -143,12 +142,12 @@ func (r *Rewinder) saveIndex(ctx context.Context) (string, error) {
 	if err := os.WriteFile(copyPath, data, 0o644); err != nil {
 		return "", fault.Wrap(err, "failed.io", "cannot copy the index")
 	}
-	out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"write-tree"}, Index: copyPath})
+	tree, err := r.Git.WriteTree(ctx, copyPath)
 	if err != nil {
 		return "", fault.Wrap(err, "conflict.git_operation", "the index has unresolved conflicts, so --reset-head cannot save it").
 			WithHint("resolve them (git add / git rm) or drop them, then rewind again")
 	}
-	return strings.TrimSpace(string(out)), nil
+	return tree, nil
 }
 
 // moveHead moves the ref with a compare-and-swap update-ref (it fails if
@@ -160,12 +159,8 @@ func (r *Rewinder) saveIndex(ctx context.Context) (string, error) {
 // the rewind wrote. If the index cannot be reset, the ref goes back.
 func (r *Rewinder) moveHead(ctx context.Context, m *HeadMove, reason string) error {
 	update := func(to, from string) error {
-		args := []string{"update-ref", "--create-reflog", "-m", reason}
-		if m.Ref == "HEAD" {
-			args = append(args, "--no-deref")
-		}
-		_, err := r.Git.Run(ctx, git.Cmd{Args: append(args, m.Ref, to, from)})
-		return err
+		return r.Git.UpdateRef(ctx, git.RefUpdate{Ref: m.Ref, New: to, Old: from, Reason: reason,
+			CreateReflog: true, NoDeref: m.Ref == "HEAD"})
 	}
 	if err := update(m.To, m.From); err != nil {
 		return fault.Wrap(err, "conflict.head_moved", "cannot move %s: it moved during the rewind", m.Ref)

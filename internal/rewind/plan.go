@@ -35,26 +35,22 @@ func (r *Rewinder) madeBy(ctx context.Context, j *store.Journal, rw *store.Rewin
 	if after == nil {
 		return nil, nil
 	}
-	out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"diff-tree", "-r", "-z", "--no-renames", "--diff-filter=A", "--name-only", safety.Tree, after.Tree}})
-	if err != nil {
+	added, err := r.Git.DiffTree(ctx, safety.Tree, after.Tree, git.DiffTreeOptions{Format: git.DiffNameOnly, Filter: "A"})
+	if err != nil || len(added) == 0 {
 		return nil, err
 	}
 	made := map[string]bool{}
-	args := []string{"--literal-pathspecs", "diff-tree", "-r", "-z", "--no-renames", "--name-only", rw.Commit, after.Tree, "--"}
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			made[p] = true
-			args = append(args, p)
-		}
+	var paths []string
+	for _, e := range added {
+		made[e.Path] = true
+		paths = append(paths, e.Path)
 	}
-	if len(made) == 0 {
-		return nil, nil
-	}
-	if out, err = r.Git.Run(ctx, git.Cmd{Args: args}); err != nil {
+	unlike, err := r.Git.DiffTree(ctx, rw.Commit, after.Tree, git.DiffTreeOptions{Format: git.DiffNameOnly, LiteralPathspecs: true, Pathspecs: paths})
+	if err != nil {
 		return nil, err
 	}
-	for _, p := range strings.Split(string(out), "\x00") {
-		delete(made, p) // not as the target has it
+	for _, e := range unlike {
+		delete(made, e.Path) // not as the target has it
 	}
 	for _, p := range rw.InTheWay {
 		delete(made, p) // an ignored file that was there, as the target has it
