@@ -49,7 +49,7 @@ func (s *session) printFork(res *rewind.Fork, done bool) error {
 		s.out.Printf("  left %-18s %s\n", l.Reason, fault.Quote(l.Path))
 	}
 	if done {
-		s.out.Printf("this tree is unchanged; go there with: cd %s\n", shellQuote(res.Worktree))
+		s.out.Printf("this tree is unchanged; go there with: cd %s\n", fault.ShellQuote(res.Worktree))
 	}
 	return nil
 }

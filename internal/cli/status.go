@@ -4,15 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -72,13 +68,13 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if s.repo.Private {
 		doc.Mode = "private"
 	}
-	if doc.DiskBytes, err = s.checkpointDisk(ctx); err != nil {
+	if doc.DiskBytes, err = s.store.DiskUsage(ctx, s.repo.CommonDir); err != nil {
 		return err
 	}
 	if started, ended := j.LastRewind(); started != nil && !ended {
 		doc.Interrupted = started
 	}
-	if doc.Hooks = s.installedHooks(ctx); doc.Hooks == nil {
+	if doc.Hooks = s.doctor().InstalledHooks(ctx); doc.Hooks == nil {
 		doc.Hooks = []string{}
 	}
 	doc.HookFailures = s.hookFailures()
@@ -113,49 +109,4 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		s.out.Printf("journal      %s (run 'git checkpoint doctor')\n", p)
 	}
 	return nil
-}
-
-// checkpointDisk measures the objects reachable from this working tree's
-// checkpoints and from no other ref (branches, tags, remotes, stash, HEAD,
-// other worktrees' HEADs): the disk a prune followed by git gc would give
-// back. A loose object takes whole filesystem blocks, often ten times its
-// compressed size for the small files agents write, so it counts by its
-// blocks; a packed one by its size in the pack (rev-list --disk-usage
-// counts loose objects by size and said 145 KiB where they took 13 MB).
-func (s *session) checkpointDisk(ctx context.Context) (int64, error) {
-	out, err := s.git.Run(ctx, git.Cmd{Args: []string{"rev-list", "--objects", "--no-object-names",
-		"--glob=" + s.store.RefPrefix + "*", "--not", "--exclude=refs/checkpoints/*", "--all"}})
-	if err != nil {
-		return 0, err
-	}
-	ids := strings.Fields(string(out))
-	if len(ids) == 0 {
-		return 0, nil
-	}
-	var total int64
-	var packed []string
-	objects := filepath.Join(s.repo.CommonDir, "objects")
-	for _, id := range ids {
-		var st syscall.Stat_t
-		if len(id) > 2 && syscall.Lstat(filepath.Join(objects, id[:2], id[2:]), &st) == nil {
-			total += st.Blocks * 512
-		} else {
-			packed = append(packed, id)
-		}
-	}
-	if len(packed) == 0 {
-		return total, nil
-	}
-	out, err = s.git.Run(ctx, git.Cmd{Args: []string{"cat-file", "--batch-check=%(objectsize:disk)"},
-		Stdin: []byte(strings.Join(packed, "\n") + "\n")})
-	if err != nil {
-		return 0, err
-	}
-	for _, f := range strings.Fields(string(out)) {
-		n, err := strconv.ParseInt(f, 10, 64)
-		if err == nil {
-			total += n
-		}
-	}
-	return total, nil
 }

@@ -1,5 +1,7 @@
 package fault
 
+import "strings"
+
 // Plural picks the word for n things, for messages that count.
 func Plural(n int, one, many string) string {
 	if n == 1 {
@@ -14,4 +16,14 @@ func Short(oid string) string {
 		return oid[:12]
 	}
 	return oid
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs it.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,0 +1,77 @@
+// Package doctor holds the health checks of `git checkpoint doctor`: the
+// git version, the journal against the refs, interrupted rewinds and
+// their leftovers, remotes that would publish checkpoints, and hooks that
+// cannot work. Each check says what it found and how to fix it; it
+// changes nothing (Repair does, and only what needs no decision). The
+// command line prints the checks.
+package doctor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/restore"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// Check is one line of the report.
+type Check struct {
+	Name    string `json:"name"`
+	OK      bool   `json:"ok"`
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// Doctor checks one working tree's store and its surroundings.
+type Doctor struct {
+	Git   *git.Runner
+	Repo  *git.Repo
+	Store *store.Store
+	// Cwd is where the command started: relative PATH entries are
+	// relative to it, as a shell's are.
+	Cwd    string
+	Getenv func(string) string
+	// LookPath finds a program on a PATH as a shell would.
+	LookPath func(name, dir, pathEnv string) (string, error)
+	// HookFailures describes the hook calls that took no checkpoint, or
+	// is "" while hooks work.
+	HookFailures string
+}
+
+// Checks runs every check, in the report's order.
+func (d *Doctor) Checks(ctx context.Context) ([]Check, error) {
+	checks := []Check{}
+	for _, f := range []func(context.Context) ([]Check, error){
+		d.checkGit, d.checkJournal, d.checkRewind, d.checkRemotes, d.checkHooks, d.checkHookFailures,
+	} {
+		cs, err := f(ctx)
+		if err != nil {
+			return nil, err
+		}
+		checks = append(checks, cs...)
+	}
+	return checks, nil
+}
+
+// Repair applies the repairs that need no decision and says what it did.
+// The caller holds the lock and read j under it.
+func (d *Doctor) Repair(ctx context.Context, j *store.Journal) ([]string, error) {
+	refs, err := d.Store.Refs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	did, err := d.Store.Repair(ctx, j, refs)
+	if err != nil {
+		return did, err
+	}
+	removed, err := restore.CleanStaging(d.Store.Path("staging"))
+	if err != nil {
+		return did, fault.Wrap(err, "failed.io", "cannot clean the staging directory")
+	}
+	if len(removed) > 0 {
+		did = append(did, fmt.Sprintf("removed %d staging %s a killed rewind left", len(removed), fault.Plural(len(removed), "entry", "entries")))
+	}
+	return did, nil
+}

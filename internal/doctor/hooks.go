@@ -1,0 +1,70 @@
+package doctor
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
+
+// InstalledHooks lists the agent settings files and the git post-commit
+// hook that call git-checkpoint, in this tree and in the user's scope.
+func (d *Doctor) InstalledHooks(ctx context.Context) []string {
+	var installed []string
+	var files []string
+	for _, f := range agents.TreeSettings() {
+		files = append(files, filepath.Join(d.Repo.Top, f))
+	}
+	for _, p := range append(files, agents.UserSettings(d.Getenv("HOME"), d.Getenv)...) {
+		if agents.HoldsHooksFile(p) {
+			installed = append(installed, p)
+		}
+	}
+	// The user's core.hooksPath decides where git looks for hooks.
+	if p, err := d.Git.UserGitPath(ctx, "hooks/post-commit"); err == nil {
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "git-checkpoint") {
+			installed = append(installed, p)
+		}
+	}
+	return installed
+}
+
+// checkHookFailures reports hooks that run but take no checkpoint: the
+// agent goes on, unprotected, and only hook.log says why.
+func (d *Doctor) checkHookFailures(ctx context.Context) ([]Check, error) {
+	if d.HookFailures == "" {
+		return []Check{{Name: "hook_failures", OK: true, Message: "hook calls: the last ones took their checkpoints"}}, nil
+	}
+	return []Check{{Name: "hook_failures", Message: "hook calls: " + d.HookFailures,
+		Fix: "read " + fault.Quote(filepath.Join(d.Store.Dir, "hook.log")) + " for the causes; this clears at the next hook call that takes its checkpoint"}}, nil
+}
+
+// checkHooks finds installed hooks that call git-checkpoint and checks the
+// binary is there: the hook snippets do nothing when it is missing, so
+// checkpoints would silently stop.
+func (d *Doctor) checkHooks(ctx context.Context) ([]Check, error) {
+	installed := d.InstalledHooks(ctx)
+	if len(installed) == 0 {
+		return []Check{{Name: "hooks", OK: true, Message: "hooks: none installed"}}, nil
+	}
+	bin, err := d.LookPath("git-checkpoint", d.Cwd, d.Getenv("PATH"))
+	if err != nil {
+		if out, gerr := d.Git.Run(ctx, git.Cmd{Args: []string{"--exec-path"}}); gerr == nil {
+			bin, _ = d.LookPath("git-checkpoint", d.Cwd, strings.TrimSpace(string(out)))
+		}
+	}
+	var cs []Check
+	for _, p := range installed {
+		if bin != "" {
+			cs = append(cs, Check{Name: "hooks", OK: true, Message: "hooks: " + p + " calls " + bin})
+			continue
+		}
+		cs = append(cs, Check{Name: "hooks", Message: "hooks: " + p + " calls git-checkpoint, which is not on PATH: the hook does nothing, so no checkpoints are taken",
+			Fix: "install git-checkpoint (make install) where the agent's PATH finds it, or remove the hook with 'git checkpoint uninstall AGENT'"})
+	}
+	return cs, nil
+}
