@@ -167,7 +167,7 @@ func installCodexNotify(env Env) (File, []string, error) {
 	}
 	out, chained, err := installNotify(string(src))
 	if err != nil {
-		return File{}, nil, fault.New("invalid.settings", "cannot add notify to %s: %v", path, err).
+		return File{}, nil, fault.New(fault.InvalidSettings, "cannot add notify to %s: %v", path, err).
 			WithHint("fix the file, or set notify by hand ('git checkpoint install codex --print' shows the block)")
 	}
 	var notes []string

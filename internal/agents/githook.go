@@ -91,7 +91,7 @@ func (postCommit) snippet(Agent) Snippet {
 }
 
 func notInRepo(agent string) error {
-	return fault.New("unsupported.no_repository", "not in a git repository: %s's hook is a git hook of one", agent).
+	return fault.New(fault.UnsupportedNoRepository, "not in a git repository: %s's hook is a git hook of one", agent).
 		WithHint("run it inside the repository")
 }
 
@@ -107,7 +107,7 @@ func installGithook(hooksDir string) ([]File, []string, error) {
 		return []File{f}, nil, err
 	}
 	if fi, err := os.Stat(path); err == nil && fi.Mode()&0o111 == 0 {
-		return nil, nil, fault.New("conflict.hook_not_executable", "%s exists but is not executable, so git does not run it", path).
+		return nil, nil, fault.New(fault.ConflictHookNotExecutable, "%s exists but is not executable, so git does not run it", path).
 			WithHint("make it executable (chmod +x) or remove it, then install again")
 	}
 	s := string(src)
@@ -130,11 +130,11 @@ func installGithook(hooksDir string) ([]File, []string, error) {
 	// Another language: keep it whole under another name and chain it.
 	chained := filepath.Join(hooksDir, chainedName)
 	if _, err := os.Lstat(chained); err == nil {
-		return nil, nil, fault.New("conflict.hook_exists", "%s exists already", chained).
+		return nil, nil, fault.New(fault.ConflictHookExists, "%s exists already", chained).
 			WithHint("remove or rename it, then install again")
 	}
 	if err := os.Rename(path, chained); err != nil {
-		return nil, nil, fault.Wrap(err, "failed.io", "cannot rename %s", path)
+		return nil, nil, fault.Wrap(err, fault.FailedIO, "cannot rename %s", path)
 	}
 	f, err := writeHook(path, nil, freshHook()+chainLine)
 	f.Action = "updated"
@@ -158,7 +158,7 @@ func uninstallGithook(hooksDir string) ([]File, error) {
 	chained := filepath.Join(hooksDir, chainedName)
 	if _, err := os.Lstat(chained); err == nil && rest == "#!/bin/sh\n"+chainLine {
 		if err := os.Rename(chained, path); err != nil {
-			return nil, fault.Wrap(err, "failed.io", "cannot rename %s back", chained)
+			return nil, fault.Wrap(err, fault.FailedIO, "cannot rename %s back", chained)
 		}
 		return []File{{Path: path, Action: "updated"}, {Path: chained, Action: "removed"}}, nil
 	}

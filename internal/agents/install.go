@@ -126,7 +126,7 @@ func (f settingsFile) hooks(a Agent) settings { return settings{a.Name, a.hooked
 // outside one.
 func (f settingsFile) file(scope string, env Env) (string, error) {
 	if scope != ScopeUser && env.Top == "" {
-		return "", fault.New("unsupported.no_repository", "not in a git working tree: --scope %s installs into one", scope).
+		return "", fault.New(fault.UnsupportedNoRepository, "not in a git working tree: --scope %s installs into one", scope).
 			WithHint("run it inside the repository, or use --scope user")
 	}
 	return f.path(scope, env), nil
@@ -215,7 +215,7 @@ func installSettings(env Env, path string, s settings) (File, error) {
 		}
 		if !found {
 			if err := d.Append([]string{"hooks", event}, s.group()); err != nil {
-				return File{}, fault.New("invalid.settings", "cannot add hooks to %s: %v", path, err).
+				return File{}, fault.New(fault.InvalidSettings, "cannot add hooks to %s: %v", path, err).
 					WithHint("fix the file, or add the entries by hand ('git checkpoint install " + s.agent + " --print' shows them)")
 			}
 		}
@@ -314,7 +314,7 @@ func openSettings(path string, src []byte) (*jsontext.Doc, error) {
 		}
 	}
 	if err != nil {
-		return nil, fault.New("invalid.settings", "cannot read %s: %v", path, err).
+		return nil, fault.New(fault.InvalidSettings, "cannot read %s: %v", path, err).
 			WithHint("fix the file, or add the entries by hand (see --print); nothing was changed")
 	}
 	return d, nil
@@ -422,7 +422,7 @@ func sameJSON(a, b []byte) bool {
 // is empty now (.claude, .codex, .gemini).
 func removeFile(path string) (File, error) {
 	if err := os.Remove(path); err != nil {
-		return File{}, fault.Wrap(err, "failed.io", "cannot remove %s", path)
+		return File{}, fault.Wrap(err, fault.FailedIO, "cannot remove %s", path)
 	}
 	os.Remove(filepath.Dir(path))
 	return File{Path: path, Action: "removed"}, nil
@@ -435,7 +435,7 @@ func readFile(path string) ([]byte, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fault.Wrap(err, "failed.io", "cannot read %s", path)
+		return nil, fault.Wrap(err, fault.FailedIO, "cannot read %s", path)
 	}
 	return b, nil
 }
@@ -467,11 +467,11 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 		mode = fi.Mode().Perm()
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fault.Wrap(err, "failed.io", "cannot create %s", filepath.Dir(path))
+		return fault.Wrap(err, fault.FailedIO, "cannot create %s", filepath.Dir(path))
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fault.Wrap(err, "failed.io", "cannot write %s", path)
+		return fault.Wrap(err, fault.FailedIO, "cannot write %s", path)
 	}
 	_, err = tmp.Write(data)
 	if err == nil {
@@ -488,7 +488,7 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return fault.Wrap(err, "failed.io", "cannot write %s", path)
+		return fault.Wrap(err, fault.FailedIO, "cannot write %s", path)
 	}
 	return nil
 }

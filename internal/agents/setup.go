@@ -64,7 +64,7 @@ func lookupScope(name, scope string) (Agent, error) {
 		return a, unknownAgent(name)
 	}
 	if !slices.Contains(a.Scopes, scope) {
-		return a, fault.New("invalid.usage", "%s has no %s scope", name, scope).
+		return a, fault.New(fault.InvalidUsage, "%s has no %s scope", name, scope).
 			WithHint(fmt.Sprintf("'git checkpoint install %s' installs into this repository", name))
 	}
 	return a, nil
@@ -92,6 +92,6 @@ func Snippets(agent string) ([]Snippet, error) {
 }
 
 func unknownAgent(agent string) error {
-	return fault.New("invalid.usage", "no agent %q", agent).
+	return fault.New(fault.InvalidUsage, "no agent %q", agent).
 		WithHint(fmt.Sprintf("agents are %v; any other program: git checkpoint run -- CMD", Names()))
 }

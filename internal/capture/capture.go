@@ -172,7 +172,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	slices.SortFunc(snap.Submodules, func(a, b store.Submodule) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortStableFunc(snap.Skipped, func(a, b store.Skip) int { return strings.Compare(a.Path, b.Path) })
 	if err := c.saveState(st); err != nil {
-		return nil, fault.Wrap(err, "failed.io", "cannot save the private index state")
+		return nil, fault.Wrap(err, fault.FailedIO, "cannot save the private index state")
 	}
 	return snap, nil
 }
@@ -522,7 +522,7 @@ func (c *Capturer) tooLarge(total int64, added []sized) error {
 		names = append(names, fmt.Sprintf("%s (%s)", added[i].path, HumanBytes(added[i].bytes)))
 		data = append(data, store.Skip{Path: added[i].path, Bytes: added[i].bytes})
 	}
-	return fault.New("failed.checkpoint_too_large",
+	return fault.New(fault.FailedCheckpointTooLarge,
 		"the checkpoint would add %s of new content, more than checkpoint.maxTotalBytes (%s)",
 		HumanBytes(total), HumanBytes(c.Cfg.MaxTotalBytes)).
 		WithHint("largest: "+strings.Join(names, ", "),

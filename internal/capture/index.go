@@ -108,7 +108,7 @@ func (c *Capturer) forget(st *indexState) error {
 	blank := *st
 	blank.Tree, blank.Result, blank.Pending = "", "", nil
 	if err := c.saveState(&blank); err != nil {
-		return fault.Wrap(err, "failed.io", "cannot save the private index state")
+		return fault.Wrap(err, fault.FailedIO, "cannot save the private index state")
 	}
 	return nil
 }

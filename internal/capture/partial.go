@@ -128,7 +128,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		}
 		c.updateRaw(ctx, st, index, check, false)
 		if err := c.saveState(st); err != nil {
-			return nil, false, fault.Wrap(err, "failed.io", "cannot save the private index state")
+			return nil, false, fault.Wrap(err, fault.FailedIO, "cannot save the private index state")
 		}
 	}
 	if snap.Raw, err = c.rawTree(ctx, st); err != nil {

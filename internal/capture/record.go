@@ -153,7 +153,7 @@ func (c *Capturer) countChanges(ctx context.Context, from, to string) (store.Cha
 	var ch store.Changes
 	diff, err := c.Git.DiffTree(ctx, from, to, git.DiffTreeOptions{Format: git.DiffNameStatus})
 	if err != nil {
-		return ch, fault.Wrap(err, "failed.git", "cannot compare checkpoints")
+		return ch, fault.Wrap(err, fault.FailedGit, "cannot compare checkpoints")
 	}
 	for _, e := range diff {
 		switch e.Status {

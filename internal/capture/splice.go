@@ -298,7 +298,7 @@ func (s *splice) write(ctx context.Context, known []string) (string, error) {
 		return "", err
 	}
 	if got := strings.Fields(string(out)); !slices.Equal(got, want) {
-		return "", fault.New("failed.internal", "git mktree wrote trees %v, expected %v", got, want)
+		return "", fault.New(fault.FailedInternal, "git mktree wrote trees %v, expected %v", got, want)
 	}
 	return root, nil
 }

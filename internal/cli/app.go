@@ -94,7 +94,7 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 		grammarVars(),
 	)
 	if err != nil {
-		return report(prog, globals, sys, fault.Wrap(err, "failed.internal", "bad command grammar"))
+		return report(prog, globals, sys, fault.Wrap(err, fault.FailedInternal, "bad command grammar"))
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -107,7 +107,7 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 			if sys.Getenv("GIT_CHECKPOINT_TRACE") != "" {
 				fmt.Fprintf(sys.Stderr, "%v\n%s", r, debug.Stack())
 			}
-			code = report(prog, globals, sys, fault.New("failed.internal", "internal error: %v", r).
+			code = report(prog, globals, sys, fault.New(fault.FailedInternal, "internal error: %v", r).
 				WithHint("this is a bug in git-checkpoint: 'git checkpoint doctor' checks the store; run the command again with GIT_CHECKPOINT_TRACE=1 to see where, and report it"))
 		}
 	}()
@@ -117,7 +117,7 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 		// when another argument is what failed to parse.
 		before, _ := splitDashDash(args)
 		globals.JSON = globals.JSON || slices.Contains(before, "--json")
-		e := fault.New("invalid.usage", "%s", err.Error()).
+		e := fault.New(fault.InvalidUsage, "%s", err.Error()).
 			WithHint("see '" + name + " --help'")
 		return report(prog, globals, sys, e)
 	}
@@ -125,7 +125,7 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 		// -C is applied by each command through its Env, never os.Chdir,
 		// so tests can run many commands in one process.
 		if fi, err := os.Stat(globals.Chdir); err != nil || !fi.IsDir() {
-			return report(prog, globals, sys, fault.New("invalid.usage", "cannot change to %s: no such directory", globals.Chdir))
+			return report(prog, globals, sys, fault.New(fault.InvalidUsage, "cannot change to %s: no such directory", globals.Chdir))
 		}
 	}
 	ctx := context.Background()

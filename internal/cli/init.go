@@ -44,7 +44,7 @@ func (c *initCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return err
 	}
 	if err == nil {
-		return fault.New("invalid.in_repository", "%s is in the git repository %s, which keeps its checkpoints itself", fault.Quote(abs), fault.Quote(repo.Top)).
+		return fault.New(fault.InvalidInRepository, "%s is in the git repository %s, which keeps its checkpoints itself", fault.Quote(abs), fault.Quote(repo.Top)).
 			WithHint("take one with 'git checkpoint'; a private store is only for directories outside any repository")
 	}
 	switch top := git.FindPrivate(abs); {
@@ -52,7 +52,7 @@ func (c *initCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		out.Printf("a private store already exists in %s\n", fault.Quote(filepath.Join(abs, git.PrivateFolder)))
 		return nil
 	case top != "":
-		return fault.New("invalid.in_private_store", "%s is inside the private store of %s", fault.Quote(abs), fault.Quote(top)).
+		return fault.New(fault.InvalidInPrivateStore, "%s is inside the private store of %s", fault.Quote(abs), fault.Quote(top)).
 			WithHint("'git checkpoint' here already uses that store")
 	}
 	if !c.Force {
@@ -68,7 +68,7 @@ func (c *initCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 			what = "your home directory"
 		}
 		if what != "" {
-			return fault.New("invalid.too_broad", "not creating a private store in %s (%s): every checkpoint would scan, and could copy, everything below it", what, fault.Quote(abs)).
+			return fault.New(fault.InvalidTooBroad, "not creating a private store in %s (%s): every checkpoint would scan, and could copy, everything below it", what, fault.Quote(abs)).
 				WithHint("run it in a project's directory, or pass --force if you mean it")
 		}
 	}

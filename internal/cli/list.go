@@ -17,7 +17,7 @@ type listCmd struct {
 
 func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if c.Count < 1 {
-		return fault.New("invalid.usage", "-n takes a count of 1 or more, not %d", c.Count).
+		return fault.New(fault.InvalidUsage, "-n takes a count of 1 or more, not %d", c.Count).
 			WithHint("'git checkpoint list --all' shows every checkpoint")
 	}
 	s, err := open(ctx, sys, g)

@@ -183,7 +183,7 @@ func (s *session) rel(p string) (string, error) {
 		rel = filepath.Join(filepath.FromSlash(s.repo.Prefix), p)
 	}
 	if rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", fault.New("invalid.path", "%s is outside the working tree %s", fault.Quote(p), s.repo.Top)
+		return "", fault.New(fault.InvalidPath, "%s is outside the working tree %s", fault.Quote(p), s.repo.Top)
 	}
 	if rel == "." {
 		return "", nil

@@ -45,7 +45,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return err
 	}
 	if c.Undo && c.ID != "" {
-		return fault.New("invalid.usage", "--undo takes no checkpoint id").
+		return fault.New(fault.InvalidUsage, "--undo takes no checkpoint id").
 			WithHint("'git rewind --undo' goes back to the safety checkpoint of the last rewind")
 	}
 	if err := c.checkFlags(); err != nil {
@@ -120,7 +120,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 			} else if err := s.printPlan(ctx, rw, pr, true, nil); err != nil {
 				return err
 			}
-			return fault.New("invalid.confirmation_required", "not applying the plan without confirmation").
+			return fault.New(fault.InvalidConfirmationRequired, "not applying the plan without confirmation").
 				WithHint("review it, then run 'git rewind " + pr.Target.ID + " --plan " + pr.Plan.ID + "' (applies only this plan) or add --yes").
 				WithData(data)
 		}
@@ -130,7 +130,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		unlock()
 		s.printPlan(ctx, rw, pr, true, nil)
 		if !s.confirm("Apply this plan?") {
-			return fault.New("invalid.aborted", "rewind aborted; nothing was changed")
+			return fault.New(fault.InvalidAborted, "rewind aborted; nothing was changed")
 		}
 		c.Plan = pr.Plan.ID
 		if unlock, err = s.lock(ctx); err != nil {
@@ -183,7 +183,7 @@ func (s *session) confirm(question string) bool {
 // checkFlags refuses combinations that would not mean one clear thing.
 func (c *rewindCLI) checkFlags() error {
 	bad := func(msg string) error {
-		return fault.New("invalid.usage", "%s", msg).WithHint("see 'git rewind --help'")
+		return fault.New(fault.InvalidUsage, "%s", msg).WithHint("see 'git rewind --help'")
 	}
 	switch {
 	case c.ResetHead && c.Undo:
@@ -193,7 +193,7 @@ func (c *rewindCLI) checkFlags() error {
 	case c.Worktree != "" && (c.Undo || c.ResetHead || c.Plan != "" || c.Force || len(c.Paths) > 0):
 		return bad("--worktree leaves this tree alone: it takes no --undo, --reset-head, --plan, --force or paths")
 	case c.Plan != "" && !restore.IsPlanID(c.Plan):
-		return fault.New("invalid.plan", "%s is not a plan id", fault.Quote(c.Plan)).
+		return fault.New(fault.InvalidPlan, "%s is not a plan id", fault.Quote(c.Plan)).
 			WithHint("plan ids look like p1- and 16 hex digits; 'git rewind ID --dry-run' prints one")
 	}
 	return nil

@@ -37,5 +37,5 @@ func (c *rewindCLI) chooseOutside(ctx context.Context, s *session, rw *rewind.Re
 	case "o", "overwrite":
 		return plans["overwrite"], nil
 	}
-	return nil, fault.New("invalid.aborted", "rewind aborted; nothing was changed")
+	return nil, fault.New(fault.InvalidAborted, "rewind aborted; nothing was changed")
 }

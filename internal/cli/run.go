@@ -48,7 +48,7 @@ func (c *runCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		return fault.New("invalid.usage", "no command to run").WithHint("git checkpoint run -- CMD [ARGS...]")
+		return fault.New(fault.InvalidUsage, "no command to run").WithHint("git checkpoint run -- CMD [ARGS...]")
 	}
 	s, err := open(ctx, sys, g)
 	if err != nil {
@@ -126,10 +126,10 @@ func lookPath(name, dir, pathEnv string) (string, error) {
 		}
 	}
 	if found != "" {
-		return "", fault.New("failed.command_not_executable", "%s: permission denied", fault.Quote(name)).
+		return "", fault.New(fault.FailedCommandNotExecutable, "%s: permission denied", fault.Quote(name)).
 			WithHint("make it executable (chmod +x), or run it through its interpreter")
 	}
-	return "", fault.New("not_found.command", "%s: command not found", fault.Quote(name))
+	return "", fault.New(fault.NotFoundCommand, "%s: command not found", fault.Quote(name))
 }
 
 // runProgram runs the program in the foreground and returns its exit
@@ -145,9 +145,9 @@ func runProgram(sys *IO, dir, path string, args []string) (int, error) {
 	defer signal.Stop(sigs)
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
-			return 0, fault.Wrap(err, "failed.command_not_executable", "cannot run %s", fault.Quote(args[0]))
+			return 0, fault.Wrap(err, fault.FailedCommandNotExecutable, "cannot run %s", fault.Quote(args[0]))
 		}
-		return 0, fault.Wrap(err, "not_found.command", "cannot run %s", fault.Quote(args[0]))
+		return 0, fault.Wrap(err, fault.NotFoundCommand, "cannot run %s", fault.Quote(args[0]))
 	}
 	done := make(chan struct{})
 	go func() {
@@ -166,7 +166,7 @@ func runProgram(sys *IO, dir, path string, args []string) (int, error) {
 	close(done)
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
-		return 0, fault.Wrap(err, "failed.command", "%s did not run to its end", fault.Quote(args[0]))
+		return 0, fault.Wrap(err, fault.FailedCommand, "%s did not run to its end", fault.Quote(args[0]))
 	}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return 128 + int(ws.Signal()), nil

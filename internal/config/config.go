@@ -78,7 +78,7 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 			continue
 		}
 		if err := c.set(strings.ToLower(strings.TrimPrefix(key, "checkpoint.")), strings.TrimSpace(val)); err != nil {
-			return c, fault.Wrap(err, "invalid.config", "bad value %q for %s", val, key).
+			return c, fault.Wrap(err, fault.InvalidConfig, "bad value %q for %s", val, key).
 				WithHint("fix it with 'git config " + key + " VALUE'; see git-checkpoint(1), CONFIGURATION")
 		}
 	}

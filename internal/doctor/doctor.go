@@ -68,7 +68,7 @@ func (d *Doctor) Repair(ctx context.Context, j *store.Journal) ([]string, error)
 	}
 	removed, err := restore.CleanStaging(d.Store.Path("staging"))
 	if err != nil {
-		return did, fault.Wrap(err, "failed.io", "cannot clean the staging directory")
+		return did, fault.Wrap(err, fault.FailedIO, "cannot clean the staging directory")
 	}
 	if len(removed) > 0 {
 		did = append(did, fmt.Sprintf("removed %d staging %s a killed rewind left", len(removed), fault.Plural(len(removed), "entry", "entries")))

@@ -121,7 +121,7 @@ func (d *Doctor) checkRewind(ctx context.Context) ([]Check, error) {
 	}
 	stale, err := restore.StaleStaging(d.Store.Path("staging"))
 	if err != nil {
-		return nil, fault.Wrap(err, "failed.io", "cannot read the staging directory")
+		return nil, fault.Wrap(err, fault.FailedIO, "cannot read the staging directory")
 	}
 	if len(stale) > 0 {
 		cs = append(cs, Check{Name: "staging", Message: fmt.Sprintf("%d staging %s left by a killed rewind in %s", len(stale), fault.Plural(len(stale), "entry", "entries"), d.Store.Path("staging")),

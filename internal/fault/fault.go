@@ -1,8 +1,9 @@
 // Package fault defines the errors git-checkpoint reports to people and
 // programs. Every failure a user can see is an *Error carrying a stable code
-// such as "conflict.outside_edits"; the part before the dot is its class, and
-// the class alone decides the exit status (see ExitCode), so the mapping from
-// failures to exit codes lives in exactly one place.
+// such as "conflict.outside_edits", declared in codes.go; the part before
+// the dot is its class, and the class alone decides the exit status (see
+// ExitCode), so the mapping from failures to exit codes lives in exactly
+// one place.
 package fault
 
 import (
@@ -27,7 +28,7 @@ const (
 // Error is a failure meant for a person: what happened (Message), what to do
 // next (Hints), and machine-readable details (Data) for --json output.
 type Error struct {
-	Code    string // "class.reason", e.g. "not_found.checkpoint"
+	Code    Code   // "class.reason", e.g. "not_found.checkpoint" (see codes.go)
 	Message string // lower case, no final period
 	Hints   []string
 	Data    any
@@ -41,18 +42,18 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Class returns the part of the code before the first dot.
 func (e *Error) Class() Class {
-	c, _, _ := strings.Cut(e.Code, ".")
+	c, _, _ := strings.Cut(string(e.Code), ".")
 	return Class(c)
 }
 
 // New returns an *Error with a formatted message.
-func New(code, format string, args ...any) *Error {
+func New(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // Wrap returns an *Error whose message is the formatted text followed by the
 // cause's message, keeping the cause for errors.Is.
-func Wrap(err error, code, format string, args ...any) *Error {
+func Wrap(err error, code Code, format string, args ...any) *Error {
 	msg := fmt.Sprintf(format, args...)
 	if err != nil {
 		msg += ": " + err.Error()
@@ -79,7 +80,7 @@ func As(err error) *Error {
 	if errors.As(err, &fe) {
 		return fe
 	}
-	return &Error{Code: "failed.internal", Message: err.Error(), Err: err}
+	return &Error{Code: FailedInternal, Message: err.Error(), Err: err}
 }
 
 // ExitCode maps an error to the process exit status of DESIGN section 3.
@@ -95,9 +96,9 @@ func ExitCode(err error) int {
 	// `git checkpoint run` reports a program it cannot start as a shell
 	// does.
 	switch As(err).Code {
-	case "not_found.command":
+	case NotFoundCommand:
 		return 127
-	case "failed.command_not_executable":
+	case FailedCommandNotExecutable:
 		return 126
 	}
 	switch As(err).Class() {

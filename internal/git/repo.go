@@ -113,10 +113,10 @@ func notAWorkTree(ctx context.Context, r *Runner, err error) error {
 	}
 	gitDir := f[2]
 	if f[1] == "true" {
-		return fault.New("unsupported.git_directory", "%s is a bare repository, which has no working tree to checkpoint", fault.Quote(gitDir)).
+		return fault.New(fault.UnsupportedGitDirectory, "%s is a bare repository, which has no working tree to checkpoint", fault.Quote(gitDir)).
 			WithHint("checkpoint a clone of it, or a worktree: git worktree add PATH")
 	}
-	e := fault.New("unsupported.git_directory", "%s is a git directory, which has no working tree to checkpoint", fault.Quote(gitDir))
+	e := fault.New(fault.UnsupportedGitDirectory, "%s is a git directory, which has no working tree to checkpoint", fault.Quote(gitDir))
 	if top, terr := r.Run(ctx, Cmd{Args: []string{"--git-dir=" + gitDir, "rev-parse", "--path-format=absolute", "--show-toplevel"}, Dir: filepath.Dir(gitDir)}); terr == nil {
 		return e.WithHint("run it in the working tree above it: cd " + fault.Quote(strings.TrimSuffix(string(top), "\n")))
 	}
@@ -127,11 +127,11 @@ func notAWorkTree(ctx context.Context, r *Runner, err error) error {
 // directory or a bare repository, where nothing else may be tried.
 func IsGitDirectory(err error) bool {
 	var fe *fault.Error
-	return errors.As(err, &fe) && fe.Code == "unsupported.git_directory"
+	return errors.As(err, &fe) && fe.Code == fault.UnsupportedGitDirectory
 }
 
 func notARepo(err error) error {
-	e := fault.Wrap(nil, "unsupported.no_repository", "not in a git working tree")
+	e := fault.Wrap(nil, fault.UnsupportedNoRepository, "not in a git working tree")
 	e.Err = err
 	return e.WithHint("run it inside a git repository, or create a private store here with 'git checkpoint init'")
 }

@@ -207,10 +207,10 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 		name = "git " + c.Args[0]
 	}
 	if ctx.Err() != nil {
-		return nil, fault.Wrap(ctx.Err(), "failed.git", "%s did not finish", name)
+		return nil, fault.Wrap(ctx.Err(), fault.FailedGit, "%s did not finish", name)
 	}
 	e := &Error{Args: c.Args, Stderr: clip(stderr.String()), Err: err}
-	return stdout.Bytes(), fault.Wrap(e, "failed.git", "%s failed", name)
+	return stdout.Bytes(), fault.Wrap(e, fault.FailedGit, "%s failed", name)
 }
 
 // Error is a git process that failed, with what it said on stderr.

@@ -58,11 +58,11 @@ func (a *Applier) Revert(ctx context.Context, safetyID string, err error) error 
 		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID, Raw: f.OldRaw, OldRaw: f.Raw})
 	}
 	if _, rerr := a.write(ctx, back, "undo-"); rerr != nil {
-		return fault.Wrap(err, "failed.rewind_partial", "the rewind failed part way and the tree could not be put back").
+		return fault.Wrap(err, fault.FailedRewindPartial, "the rewind failed part way and the tree could not be put back").
 			WithHint("every file the rewind touched is in the safety checkpoint " + safetyID + ": run 'git rewind " + safetyID + " --force'").
 			WithData(map[string]string{"safety": safetyID, "undo_error": rerr.Error()})
 	}
-	return fault.Wrap(err, "failed.rewind_undone", "the rewind failed and the tree was put back as it was").
+	return fault.Wrap(err, fault.FailedRewindUndone, "the rewind failed and the tree was put back as it was").
 		WithData(map[string]string{"safety": safetyID})
 }
 
@@ -76,7 +76,7 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 	}
 	stage, err := os.MkdirTemp(a.Staging, "rewind-")
 	if err != nil {
-		return nil, fault.Wrap(err, "failed.io", "cannot create a staging directory")
+		return nil, fault.Wrap(err, fault.FailedIO, "cannot create a staging directory")
 	}
 	defer os.RemoveAll(stage)
 	var writes, deletes []File

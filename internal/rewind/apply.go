@@ -50,7 +50,7 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 		return nil, fault.Wrap(err, fault.As(err).Code, "cannot take the safety checkpoint, so nothing was changed")
 	}
 	if err := r.Fail.At("safety"); err != nil {
-		return nil, fault.Wrap(err, "failed.io", "the rewind did not start, so nothing was changed")
+		return nil, fault.Wrap(err, fault.FailedIO, "the rewind did not start, so nothing was changed")
 	}
 	rw := &store.Rewind{Target: pr.Target.ID, Commit: pr.Target.Commit, Safety: safety.ID,
 		Plan: pr.Plan.ID, Files: len(pr.Plan.Files), Undo: pr.req.Undo}
@@ -80,7 +80,7 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 		return err
 	}
 	if err := r.Fail.At("started"); err != nil {
-		return nil, ended(fault.Wrap(err, "failed.io", "the rewind stopped before it changed anything"))
+		return nil, ended(fault.Wrap(err, fault.FailedIO, "the rewind stopped before it changed anything"))
 	}
 	applier := &restore.Applier{Git: r.Git, Top: r.Repo.Top, Staging: r.Store.Path("staging"), Fail: r.Fail}
 	if err := r.Store.Init(); err == nil {
@@ -101,7 +101,7 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 		}
 	}
 	if err != nil {
-		if fault.As(err).Code != "failed.rewind_partial" {
+		if fault.As(err).Code != fault.FailedRewindPartial {
 			return nil, ended(err)
 		}
 		return nil, err
@@ -269,7 +269,7 @@ func leaveUnwritten(p *restore.Plan, left []restore.Left) {
 
 func mkdirAll(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fault.Wrap(err, "failed.io", "cannot create %s", dir)
+		return fault.Wrap(err, fault.FailedIO, "cannot create %s", dir)
 	}
 	return nil
 }

@@ -52,7 +52,7 @@ func (r *Rewinder) Fork(ctx context.Context, id, path string, dry bool) (*Fork, 
 		return nil, err
 	}
 	if target.Head == "" {
-		return nil, fault.New("unsupported.unborn_head", "%s was taken before the first commit: a worktree needs a commit to start from", target.ID).
+		return nil, fault.New(fault.UnsupportedUnbornHead, "%s was taken before the first commit: a worktree needs a commit to start from", target.ID).
 			WithHint("rewind this tree instead: 'git rewind " + target.ID + "'")
 	}
 	path = filepath.Clean(path)
@@ -62,7 +62,7 @@ func (r *Rewinder) Fork(ctx context.Context, id, path string, dry bool) (*Fork, 
 	}
 	out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"rev-parse", "--verify", "-q", target.Head + "^{tree}"}})
 	if err != nil {
-		return nil, fault.Wrap(err, "not_found.commit", "%s's HEAD %s is no longer in the repository", target.ID, fault.Short(target.Head))
+		return nil, fault.Wrap(err, fault.NotFoundCommit, "%s's HEAD %s is no longer in the repository", target.ID, fault.Short(target.Head))
 	}
 	headTree := strings.TrimSpace(string(out))
 	res := &Fork{Checkpoint: target.ID, DryRun: dry, Worktree: path, Branch: branch, Head: target.Head}
@@ -78,7 +78,7 @@ func (r *Rewinder) Fork(ctx context.Context, id, path string, dry bool) (*Fork, 
 	// worktree add runs no hooks (core.hooksPath is pinned) and checks
 	// the files out with the user's filters, as any checkout would.
 	if _, err := r.Git.Run(ctx, git.Cmd{Args: []string{"worktree", "add", "--quiet", "-b", branch, path, target.Head}}); err != nil {
-		return nil, fault.Wrap(err, "failed.git", "cannot create the worktree %s", path)
+		return nil, fault.Wrap(err, fault.FailedGit, "cannot create the worktree %s", path)
 	}
 	fr := &git.Runner{Dir: path, Env: r.Git.Env, Trace: r.Git.Trace, Fsmonitor: r.Git.Fsmonitor}
 	repo, err := git.Discover(ctx, fr)

@@ -33,7 +33,7 @@ type HeadMove struct {
 func (r *Rewinder) planHeadMove(ctx context.Context, target *store.Record) (*HeadMove, error) {
 	head, branch := r.Repo.Head, r.Repo.Branch
 	moved := func(format string, args ...any) error {
-		return fault.New("conflict.head_moved", format, args...).
+		return fault.New(fault.ConflictHeadMoved, format, args...).
 			WithHint("rewind without --reset-head to restore the files and leave HEAD where it is").
 			WithData(map[string]string{"head": head, "branch": branch, "target_head": target.Head, "target_branch": target.Branch})
 	}
@@ -78,7 +78,7 @@ func (r *Rewinder) planHeadMove(ctx context.Context, target *store.Record) (*Hea
 		if out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"for-each-ref", "--count=1", "--format=%(refname:short)", "--contains", pushed[0], "refs/remotes/"}}); err == nil && len(strings.TrimSpace(string(out))) > 0 {
 			where = strings.TrimSpace(string(out))
 		}
-		return nil, fault.New("conflict.commits_pushed", "%d of the %d commits --reset-head would drop %s on %s: moving the branch back would make the next push a force push",
+		return nil, fault.New(fault.ConflictCommitsPushed, "%d of the %d commits --reset-head would drop %s on %s: moving the branch back would make the next push a force push",
 			len(pushed), len(dropped), fault.Plural(len(pushed), "is already", "are already"), where).
 			WithHint("rewind without --reset-head to restore the files and keep the commits, then revert them with new commits").
 			WithData(map[string]any{"commits": pushed, "remote_ref": where})
@@ -106,7 +106,7 @@ func (r *Rewinder) undoHeadMove(rw *store.Rewind) (*HeadMove, error) {
 	case ref == rw.HeadRef && r.Repo.Head == rw.HeadFrom:
 		return nil, nil // killed before HEAD moved
 	case ref != rw.HeadRef || r.Repo.Head != rw.HeadTo:
-		return nil, fault.New("conflict.head_moved", "HEAD moved since the rewind to %s reset it, so --undo cannot put it back", rw.Target).
+		return nil, fault.New(fault.ConflictHeadMoved, "HEAD moved since the rewind to %s reset it, so --undo cannot put it back", rw.Target).
 			WithHint("restore the files alone with 'git rewind " + rw.Safety + "'; the commits HEAD was on are " + fault.Short(rw.HeadFrom) + " and its ancestors").
 			WithData(map[string]string{"head": r.Repo.Head, "expected": rw.HeadTo})
 	}
@@ -135,16 +135,16 @@ func (r *Rewinder) saveIndex(ctx context.Context) (string, error) {
 		return r.Git.WriteEmptyTree(ctx)
 	}
 	if err != nil {
-		return "", fault.Wrap(err, "failed.io", "cannot read the index")
+		return "", fault.Wrap(err, fault.FailedIO, "cannot read the index")
 	}
 	copyPath := r.Store.Path("index.before-reset")
 	defer os.Remove(copyPath)
 	if err := os.WriteFile(copyPath, data, 0o644); err != nil {
-		return "", fault.Wrap(err, "failed.io", "cannot copy the index")
+		return "", fault.Wrap(err, fault.FailedIO, "cannot copy the index")
 	}
 	tree, err := r.Git.WriteTree(ctx, copyPath)
 	if err != nil {
-		return "", fault.Wrap(err, "conflict.git_operation", "the index has unresolved conflicts, so --reset-head cannot save it").
+		return "", fault.Wrap(err, fault.ConflictGitOperation, "the index has unresolved conflicts, so --reset-head cannot save it").
 			WithHint("resolve them (git add / git rm) or drop them, then rewind again")
 	}
 	return tree, nil
@@ -163,7 +163,7 @@ func (r *Rewinder) moveHead(ctx context.Context, m *HeadMove, reason string) err
 			CreateReflog: true, NoDeref: m.Ref == "HEAD"})
 	}
 	if err := update(m.To, m.From); err != nil {
-		return fault.Wrap(err, "conflict.head_moved", "cannot move %s: it moved during the rewind", m.Ref)
+		return fault.Wrap(err, fault.ConflictHeadMoved, "cannot move %s: it moved during the rewind", m.Ref)
 	}
 	if err := r.Fail.At("head"); err != nil {
 		update(m.From, m.To)
@@ -171,7 +171,7 @@ func (r *Rewinder) moveHead(ctx context.Context, m *HeadMove, reason string) err
 	}
 	if _, err := r.Git.Run(ctx, git.Cmd{Args: []string{"read-tree", "--reset", m.ResetTo}}); err != nil {
 		update(m.From, m.To)
-		return fault.Wrap(err, "failed.git", "cannot reset the index")
+		return fault.Wrap(err, fault.FailedGit, "cannot reset the index")
 	}
 	if err := r.Fail.At("index"); err != nil {
 		return err

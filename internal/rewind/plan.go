@@ -84,7 +84,7 @@ func (r *Rewinder) checkPaths(plan *restore.Plan, paths []string) error {
 		for i, p := range missing {
 			quoted[i] = fault.Quote(p)
 		}
-		return fault.New("not_found.path", "%s: in neither %s nor the working tree", strings.Join(quoted, ", "), plan.Target.ID).
+		return fault.New(fault.NotFoundPath, "%s: in neither %s nor the working tree", strings.Join(quoted, ", "), plan.Target.ID).
 			WithHint("paths are relative to the current directory; 'git checkpoint show " + plan.Target.ID + "' and 'git ls-tree -r " + plan.Target.Commit[:12] + "' list what it holds").
 			WithData(map[string][]string{"paths": missing})
 	}

@@ -3,6 +3,7 @@ package rewind
 import (
 	"context"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 )
 
@@ -27,9 +28,9 @@ type Result struct {
 
 // Refusal is a preflight conflict as the document shows it.
 type Refusal struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
+	Code    fault.Code `json:"code"`
+	Message string     `json:"message"`
+	Data    any        `json:"data,omitempty"`
 }
 
 // HeadNote says whether HEAD moves, or moved since the target was taken,

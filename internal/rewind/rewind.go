@@ -98,7 +98,7 @@ func (pr *Prepared) Check(want string) error {
 	if want == "" || pr.Plan.ID == want {
 		return nil
 	}
-	return fault.New("conflict.rewind_stale", "the working tree changed since plan %s was made (it is now %s)", want, pr.Plan.ID).
+	return fault.New(fault.ConflictRewindStale, "the working tree changed since plan %s was made (it is now %s)", want, pr.Plan.ID).
 		WithHint("run 'git rewind " + pr.Target.ID + " --dry-run' to see the new plan").
 		WithData(map[string]string{"expected": want, "plan": pr.Plan.ID})
 }
@@ -119,7 +119,7 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 	switch {
 	case req.Undo:
 		if started == nil {
-			return nil, fault.New("not_found.nothing_to_undo", "there is no rewind to undo")
+			return nil, fault.New(fault.NotFoundNothingToUndo, "there is no rewind to undo")
 		}
 		back := started.Safety
 		if pr.Interrupted != nil && started.Undo {
@@ -137,7 +137,7 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 		}
 	}
 	if started != nil && !ended && !req.Undo && !req.Force {
-		err := pr.Refuse(fault.New("conflict.interrupted_rewind", "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
+		err := pr.Refuse(fault.New(fault.ConflictInterruptedRewind, "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
 			WithHint("undo it with 'git rewind --undo' (back to safety checkpoint " + started.Safety + "), or pass --force to rewind anyway").
 			WithData(map[string]string{"target": started.Target, "safety": started.Safety}))
 		if err != nil {
@@ -145,7 +145,7 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 		}
 	}
 	if op := r.Repo.Operation(); op != "" {
-		err := pr.Refuse(fault.New("conflict.git_operation", "a %s is in progress", op).
+		err := pr.Refuse(fault.New(fault.ConflictGitOperation, "a %s is in progress", op).
 			WithHint("finish or abort it first (git " + op + " --continue / --abort); a rewind now would mix its files with the " + op + "'s").
 			WithData(map[string]string{"operation": op}))
 		if err != nil {

@@ -42,16 +42,16 @@ func defaultTargetOrError(j *store.Journal, refs map[int]string, tree string) (*
 		return t, nil
 	}
 	if len(refs) == 0 {
-		return nil, fault.New("not_found.checkpoint", "there are no checkpoints of this working tree yet").
+		return nil, fault.New(fault.NotFoundCheckpoint, "there are no checkpoints of this working tree yet").
 			WithHint("take one with 'git checkpoint', or set up your agent's hooks with 'git checkpoint install AGENT'")
 	}
 	if to := rewoundTo(j); to <= j.MaxN() {
 		// Right after a rewind only older checkpoints count, so that a
 		// second bare rewind goes further back.
-		return nil, fault.New("not_found.checkpoint", "no checkpoint before k%d, where the last rewind went, differs from the working tree", to).
+		return nil, fault.New(fault.NotFoundCheckpoint, "no checkpoint before k%d, where the last rewind went, differs from the working tree", to).
 			WithHint("name the checkpoint to go to ('git checkpoint list' shows them), or undo that rewind with 'git rewind --undo'")
 	}
-	return nil, fault.New("not_found.checkpoint", "no checkpoint differs from the working tree").
+	return nil, fault.New(fault.NotFoundCheckpoint, "no checkpoint differs from the working tree").
 		WithHint("list them with 'git checkpoint list'")
 }
 

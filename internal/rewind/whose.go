@@ -31,7 +31,7 @@ func OutsideEdits(id string, paths []string) error {
 	if len(paths) > len(shown) {
 		list += fmt.Sprintf(" and %d more", len(paths)-len(shown))
 	}
-	return fault.New("conflict.outside_edits", "%d %s changed outside agent turns: %s",
+	return fault.New(fault.ConflictOutsideEdits, "%d %s changed outside agent turns: %s",
 		len(paths), fault.Plural(len(paths), "path", "paths"), list).
 		WithHint("keep them as they are: git rewind "+id+" --outside=keep",
 			"or restore them too (the safety checkpoint keeps their content): git rewind "+id+" --outside=overwrite").

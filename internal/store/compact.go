@@ -78,14 +78,14 @@ func (s *Store) Compact(j *Journal) (dropped int, err error) {
 	tmp := path + ".tmp"
 	if err := writeSynced(tmp, data); err != nil {
 		os.Remove(tmp)
-		return 0, fault.Wrap(err, "failed.io", "cannot write the compacted journal")
+		return 0, fault.Wrap(err, fault.FailedIO, "cannot write the compacted journal")
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return 0, fault.Wrap(err, "failed.io", "cannot replace the journal by its compacted copy")
+		return 0, fault.Wrap(err, fault.FailedIO, "cannot replace the journal by its compacted copy")
 	}
 	if err := writeHead(path, fresh); err != nil {
-		return 0, fault.Wrap(err, "failed.io", "cannot write the journal's head")
+		return 0, fault.Wrap(err, fault.FailedIO, "cannot write the journal's head")
 	}
 	*j = *fresh
 	return dropped, nil

@@ -35,9 +35,9 @@ func (s *Store) Lock(ctx context.Context, timeout time.Duration) (unlock func(),
 			}
 		}
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return nil, fault.Wrap(err, "failed.io", "cannot lock %s", path)
+			return nil, fault.Wrap(err, fault.FailedIO, "cannot lock %s", path)
 		}
-		return nil, fault.New("timeout.lock", "the checkpoint store is locked by %s", holder).
+		return nil, fault.New(fault.TimeoutLock, "the checkpoint store is locked by %s", holder).
 			WithHint("wait for it to finish, or raise checkpoint.lockTimeout (now " + timeout.String() + ")").
 			WithData(map[string]string{"holder": holder})
 	}

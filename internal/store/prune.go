@@ -93,7 +93,7 @@ func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Re
 			deletes = append(deletes, git.RefUpdate{Ref: s.Ref(c.N), Old: c.Commit})
 		}
 		if err := s.Git.UpdateRefs(ctx, deletes); err != nil {
-			return nil, fault.Wrap(err, "failed.git", "cannot delete the pruned checkpoints' refs; none was deleted")
+			return nil, fault.Wrap(err, fault.FailedGit, "cannot delete the pruned checkpoints' refs; none was deleted")
 		}
 	}
 	var ids []string
@@ -104,7 +104,7 @@ func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Re
 		return nil, err
 	}
 	if _, err := s.Compact(j); err != nil {
-		return nil, fault.Wrap(err, "failed.io", "pruned %d checkpoints, but could not compact the journal (it is whole as it is)", len(ids))
+		return nil, fault.Wrap(err, fault.FailedIO, "pruned %d checkpoints, but could not compact the journal (it is whole as it is)", len(ids))
 	}
 	return res, nil
 }
@@ -128,7 +128,7 @@ func (s *Store) PruneIfDue(ctx context.Context, j *Journal, r Retention) (*Prune
 		return nil, err
 	}
 	if err := os.WriteFile(stamp, []byte(s.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644); err != nil {
-		return nil, fault.Wrap(err, "failed.io", "cannot write %s", stamp)
+		return nil, fault.Wrap(err, fault.FailedIO, "cannot write %s", stamp)
 	}
 	refs, err := s.Refs(ctx)
 	if err != nil {

@@ -82,7 +82,7 @@ func (s *Store) Rebuild(j *Journal) (aside string, err error) {
 		aside = path + ".corrupt-" + stamp + "-" + strconv.Itoa(i)
 	}
 	if err := keepAside(path, aside); err != nil {
-		return "", fault.Wrap(err, "failed.io", "cannot keep the damaged journal aside")
+		return "", fault.Wrap(err, fault.FailedIO, "cannot keep the damaged journal aside")
 	}
 	data, fresh, err := encodeJournal(append([]Event{{Type: EventRebuilt, At: s.Now().UTC(),
 		Rebuilt: &Rebuilt{Aside: aside, Problems: j.Problems}}}, j.All()...))
@@ -91,13 +91,13 @@ func (s *Store) Rebuild(j *Journal) (aside string, err error) {
 	}
 	tmp := path + ".tmp"
 	if err := writeSynced(tmp, data); err != nil {
-		return "", fault.Wrap(err, "failed.io", "cannot write the rebuilt journal")
+		return "", fault.Wrap(err, fault.FailedIO, "cannot write the rebuilt journal")
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return "", fault.Wrap(err, "failed.io", "cannot replace the damaged journal")
+		return "", fault.Wrap(err, fault.FailedIO, "cannot replace the damaged journal")
 	}
 	if err := writeHead(path, fresh); err != nil {
-		return "", fault.Wrap(err, "failed.io", "cannot write the journal's head")
+		return "", fault.Wrap(err, fault.FailedIO, "cannot write the journal's head")
 	}
 	*j = *fresh
 	return aside, nil

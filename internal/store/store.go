@@ -40,7 +40,7 @@ func (s *Store) Path(name string) string { return filepath.Join(s.Dir, name) }
 // Init creates the state directory.
 func (s *Store) Init() error {
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return fault.Wrap(err, "failed.io", "cannot create the state directory")
+		return fault.Wrap(err, fault.FailedIO, "cannot create the state directory")
 	}
 	return nil
 }
@@ -49,7 +49,7 @@ func (s *Store) Init() error {
 func (s *Store) Journal() (*Journal, error) {
 	j, err := readJournal(s.Path("journal.jsonl"))
 	if err != nil {
-		return nil, fault.Wrap(err, "failed.io", "cannot read the journal")
+		return nil, fault.Wrap(err, fault.FailedIO, "cannot read the journal")
 	}
 	return j, nil
 }
@@ -70,7 +70,7 @@ func (s *Store) Append(j *Journal, ev Event) error {
 		}
 	}
 	if err := appendJournal(s.Path("journal.jsonl"), j, ev); err != nil {
-		return fault.Wrap(err, "failed.io", "cannot write the journal")
+		return fault.Wrap(err, fault.FailedIO, "cannot write the journal")
 	}
 	return nil
 }

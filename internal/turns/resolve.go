@@ -19,7 +19,7 @@ var (
 
 // errBadID is an argument that has no checkpoint id's syntax.
 func errBadID(id string) error {
-	return fault.New("invalid.checkpoint_id", "%s is not a checkpoint id", fault.Quote(id)).
+	return fault.New(fault.InvalidCheckpointID, "%s is not a checkpoint id", fault.Quote(id)).
 		WithHint("ids are k<n>, t<n>, @ or a checkpoint commit (4 or more hex digits); list them with 'git checkpoint list'").
 		WithData(map[string]string{"id": id})
 }
@@ -52,7 +52,7 @@ func Resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 			}
 		}
 		if len(found) > 1 {
-			return nil, fault.New("invalid.ambiguous_id", "%s names %d checkpoints", fault.Quote(id), len(found)).
+			return nil, fault.New(fault.InvalidAmbiguousID, "%s names %d checkpoints", fault.Quote(id), len(found)).
 				WithHint("give more digits of the commit, or use its k<n> id")
 		}
 		if len(found) == 1 {
@@ -60,12 +60,12 @@ func Resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 		}
 	}
 	if r == nil && j.Pruned(id) {
-		return nil, fault.New("not_found.checkpoint", "checkpoint %s was pruned", id).
+		return nil, fault.New(fault.NotFoundCheckpoint, "checkpoint %s was pruned", id).
 			WithHint("retention (checkpoint.keep, keepFor, keepSafety) removed it; list the others with 'git checkpoint list'").
 			WithData(map[string]string{"id": id})
 	}
 	if r == nil {
-		return nil, fault.New("not_found.checkpoint", "no checkpoint %s", fault.Quote(id)).
+		return nil, fault.New(fault.NotFoundCheckpoint, "no checkpoint %s", fault.Quote(id)).
 			WithHint("ids are k<n>, t<n>, @ or a checkpoint commit; list them with 'git checkpoint list'").
 			WithData(map[string]string{"id": id})
 	}
@@ -74,7 +74,7 @@ func Resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 		if refs[r.N] != "" {
 			what = "points elsewhere"
 		}
-		return nil, fault.New("not_found.checkpoint", "checkpoint %s is gone: its ref %s", r.ID, what).
+		return nil, fault.New(fault.NotFoundCheckpoint, "checkpoint %s is gone: its ref %s", r.ID, what).
 			WithHint("'git checkpoint doctor' explains; other checkpoints are not affected").
 			WithData(map[string]string{"id": r.ID, "commit": r.Commit})
 	}

@@ -1,0 +1,68 @@
+package fault
+
+// Code is an error's stable name, "class.reason": programs match on it
+// (the JSON error document carries it), and its class alone decides the
+// exit status. Every code the tool reports is declared here, once, so that
+// the list of codes is this page.
+type Code string
+
+// The failed class (exit 1): something broke that was not the user's
+// doing.
+const (
+	FailedIO                   Code = "failed.io"                     // a file could not be read or written
+	FailedGit                  Code = "failed.git"                    // a git command failed
+	FailedInternal             Code = "failed.internal"               // a bug: an error without a code, or a panic
+	FailedCommand              Code = "failed.command"                // git checkpoint run: the program did not run to its end
+	FailedCommandNotExecutable Code = "failed.command_not_executable" // the program is there but cannot be run (exit 126)
+	FailedCheckpointTooLarge   Code = "failed.checkpoint_too_large"   // new content over checkpoint.maxTotalBytes
+	FailedRewindPartial        Code = "failed.rewind_partial"         // a rewind failed and could not put every path back
+	FailedRewindUndone         Code = "failed.rewind_undone"          // a rewind failed and put every path back
+)
+
+// The invalid class (exit 2): the request itself is wrong.
+const (
+	InvalidUsage                Code = "invalid.usage"                 // flags that mean nothing together
+	InvalidAborted              Code = "invalid.aborted"               // the person answered no
+	InvalidAmbiguousID          Code = "invalid.ambiguous_id"          // a commit prefix that names several checkpoints
+	InvalidCheckpointID         Code = "invalid.checkpoint_id"         // an argument without a checkpoint id's syntax
+	InvalidConfig               Code = "invalid.config"                // a checkpoint.* setting that does not parse
+	InvalidConfirmationRequired Code = "invalid.confirmation_required" // a rewind without a terminal, --yes or --plan
+	InvalidInPrivateStore       Code = "invalid.in_private_store"      // git checkpoint init inside a private store
+	InvalidInRepository         Code = "invalid.in_repository"         // git checkpoint init inside a git repository
+	InvalidPath                 Code = "invalid.path"                  // a path outside the working tree
+	InvalidPlan                 Code = "invalid.plan"                  // --plan without a plan id's syntax
+	InvalidSettings             Code = "invalid.settings"              // an agent's settings file that is not what it should be
+	InvalidTooBroad             Code = "invalid.too_broad"             // git checkpoint init where it would scan too much
+)
+
+// The not_found class (exit 3): what was named is not there.
+const (
+	NotFoundCheckpoint    Code = "not_found.checkpoint"      // no such checkpoint, or its ref is gone or moved
+	NotFoundCommand       Code = "not_found.command"         // git checkpoint run: no such program (exit 127)
+	NotFoundCommit        Code = "not_found.commit"          // a commit a checkpoint names is gone
+	NotFoundNothingToUndo Code = "not_found.nothing_to_undo" // --undo with no rewind
+	NotFoundPath          Code = "not_found.path"            // a PATH in neither the checkpoint nor the tree
+)
+
+// The conflict class (exit 5): doing it now would lose or mix someone's
+// work; the hint says how to go on.
+const (
+	ConflictCommitsPushed     Code = "conflict.commits_pushed"      // --reset-head would drop pushed commits
+	ConflictGitOperation      Code = "conflict.git_operation"       // a merge, rebase or other operation is in progress
+	ConflictHeadMoved         Code = "conflict.head_moved"          // HEAD is not where the move needs it
+	ConflictHookExists        Code = "conflict.hook_exists"         // the name a user's hook would be chained under is taken
+	ConflictHookNotExecutable Code = "conflict.hook_not_executable" // the git hook is there but git would not run it
+	ConflictInterruptedRewind Code = "conflict.interrupted_rewind"  // an earlier rewind never finished
+	ConflictOutsideEdits      Code = "conflict.outside_edits"       // the plan would overwrite a person's edits
+	ConflictRewindStale       Code = "conflict.rewind_stale"        // the tree changed since the plan was shown
+)
+
+// The timeout class (exit 7).
+const TimeoutLock Code = "timeout.lock" // the store lock was not acquired in time
+
+// The unsupported class (exit 10): not a place the tool works in.
+const (
+	UnsupportedGitDirectory Code = "unsupported.git_directory" // inside .git or a bare repository
+	UnsupportedNoRepository Code = "unsupported.no_repository" // in no repository and no private store
+	UnsupportedUnbornHead   Code = "unsupported.unborn_head"   // a fork of a checkpoint taken before the first commit
+)
