@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
 // awkward are names that only survive NUL-terminated output and literal
@@ -14,20 +16,13 @@ import (
 // dash, a leading double quote, glob and pathspec-magic characters.
 var awkward = []string{"my notes.txt", "new\nline", "tab\there", "caf\xe9", "-dash", `"quoted`, "star*", ":(top)magic", "d/sub file"}
 
-// newRepo makes a repository in a temporary directory with a hermetic
-// environment: no system or global configuration, a fixed identity.
+// newRepo makes a repository in a temporary directory with the hermetic
+// git of every test (gittest): no system or global configuration, a
+// fixed identity.
 func newRepo(t *testing.T) (*Runner, string) {
 	t.Helper()
-	dir := t.TempDir()
-	home := t.TempDir()
-	env := without(CleanEnv(os.Environ()), append(localVars, "HOME", "XDG_CONFIG_HOME"))
-	env = append(env, "HOME="+home, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
-		"GIT_AUTHOR_DATE=2000-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2000-01-01T00:00:00Z")
-	r := &Runner{Dir: dir, Env: env}
-	run(t, r, "init", "-q", "-b", "main")
-	return r, dir
+	repo := gittest.NewRepo(t)
+	return &Runner{Dir: repo.Dir, Env: repo.Env}, repo.Dir
 }
 
 func run(t *testing.T, r *Runner, args ...string) string {
