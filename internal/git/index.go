@@ -28,19 +28,12 @@ func (r *Runner) LsStage(ctx context.Context, index string) ([]IndexEntry, error
 // parseLsStage reads "<mode> <oid> <stage>\t<path>\x00" records.
 func parseLsStage(out []byte) ([]IndexEntry, error) {
 	var entries []IndexEntry
-	for _, rec := range splitNUL(out) {
-		meta, path, ok := strings.Cut(rec, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 3 {
-			return nil, fmt.Errorf("git ls-files -s: unexpected entry %q", rec)
-		}
+	err := eachEntry(out, "ls-files -s", func(f [3]string, path string) error {
 		stage, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git ls-files -s: unexpected entry %q", rec)
-		}
 		entries = append(entries, IndexEntry{Mode: f[0], OID: f[1], Stage: stage, Path: path})
-	}
-	return entries, nil
+		return err
+	})
+	return entries, err
 }
 
 // UpdateIndexInfo writes entries into index (created when missing) in one

@@ -53,19 +53,30 @@ func (r *Runner) LsTree(ctx context.Context, tree string, opts LsTreeOptions) ([
 	return parseLsTree(out)
 }
 
-// parseLsTree reads "<mode> <type> <oid>\t<path>\x00" records. The path is
-// everything after the first tab: the fields before it hold none.
+// parseLsTree reads "<mode> <type> <oid>\t<path>\x00" records.
 func parseLsTree(out []byte) ([]TreeEntry, error) {
 	var entries []TreeEntry
+	err := eachEntry(out, "ls-tree", func(f [3]string, path string) error {
+		entries = append(entries, TreeEntry{Mode: f[0], Type: f[1], OID: f[2], Path: path})
+		return nil
+	})
+	return entries, err
+}
+
+// eachEntry calls add with the three fields and the path of each
+// "<field> <field> <field>\t<path>\x00" record, the shape of ls-tree's
+// and ls-files -s's output. The path is everything after the first tab:
+// the fields before it hold none. An error of add, or a record of another
+// shape, stops it.
+func eachEntry(out []byte, cmd string, add func(f [3]string, path string) error) error {
 	for _, rec := range splitNUL(out) {
 		meta, path, ok := strings.Cut(rec, "\t")
 		f := strings.Fields(meta)
-		if !ok || len(f) != 3 {
-			return nil, fmt.Errorf("git ls-tree: unexpected entry %q", rec)
+		if !ok || len(f) != 3 || add([3]string(f), path) != nil {
+			return fmt.Errorf("git %s: unexpected entry %q", cmd, rec)
 		}
-		entries = append(entries, TreeEntry{Mode: f[0], Type: f[1], OID: f[2], Path: path})
 	}
-	return entries, nil
+	return nil
 }
 
 // WriteTree writes the tree that index holds ("" for the real index) and
