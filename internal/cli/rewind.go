@@ -72,15 +72,15 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		unlock()
 		return err
 	}
-	if outside := rewind.Outside(pr.Plan); req.Outside == "refuse" && len(outside) > 0 && c.DryRun {
-		pr.Refuse(rewind.OutsideEdits(pr.Target.ID, outside))
-	} else if req.Outside == "refuse" && len(outside) > 0 {
+	if refusal := pr.OutsideEdits(); refusal != nil && c.DryRun {
+		pr.Refuse(refusal)
+	} else if refusal != nil {
 		if c.Yes || c.Plan != "" || !s.interactive() {
 			unlock()
 			if !s.out.json {
 				s.printPlan(ctx, rw, pr, true, nil)
 			}
-			return rewind.OutsideEdits(pr.Target.ID, outside)
+			return refusal
 		}
 		// On a terminal the person decides, having seen the plan; the
 		// plan of their choice is computed now and must be the one

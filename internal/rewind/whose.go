@@ -20,9 +20,20 @@ func Outside(p *restore.Plan) []string {
 	return out
 }
 
-// OutsideEdits is the refusal of --outside=refuse (DESIGN section 6.3): a
-// person's (or another agent's) work is never overwritten unasked.
-func OutsideEdits(id string, paths []string) error {
+// OutsideEdits is the refusal of --outside=refuse (DESIGN section 6.3)
+// when the plan would change paths changed outside agent turns, or nil: a
+// person's (or another agent's) work is never overwritten unasked. A dry
+// run shows it with the plan (Refuse); on a terminal the person may
+// choose instead (Replan with keep or overwrite).
+func (pr *Prepared) OutsideEdits() error {
+	if pr.req.Outside != "refuse" {
+		return nil
+	}
+	paths := Outside(pr.Plan)
+	if len(paths) == 0 {
+		return nil
+	}
+	id := pr.Target.ID
 	shown := make([]string, 0, 10)
 	for _, p := range paths[:min(len(paths), 10)] {
 		shown = append(shown, fault.Quote(p))
