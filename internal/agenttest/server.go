@@ -1,7 +1,6 @@
 package agenttest
 
 import (
-	"bytes"
 	"io"
 	"net"
 	"net/http"
@@ -96,18 +95,6 @@ func (s *Server) Steps() []Request {
 	for _, r := range s.Requests() {
 		if r.Kind == KindStep {
 			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// Contains reports the indexes (in Requests order) of the requests whose body
-// contains substr.
-func (s *Server) Contains(substr string) []int {
-	var out []int
-	for i, r := range s.Requests() {
-		if bytes.Contains(r.Body, []byte(substr)) {
-			out = append(out, i)
 		}
 	}
 	return out
