@@ -92,11 +92,14 @@ func codexNotify(args []string) (*Event, error) {
 		Type     string `json:"type"`
 		ThreadID string `json:"thread-id"`
 		Cwd      string `json:"cwd"`
+		// The person's messages of the turn: its prompt, when no
+		// UserPromptSubmit hook recorded it at the start.
+		Input []string `json:"input-messages"`
 	}
 	if err := json.Unmarshal([]byte(arg), &n); err != nil {
 		return nil, fmt.Errorf("the notify argument is not JSON: %v", err)
 	}
-	ev := &Event{Agent: Codex, Name: n.Type, Session: n.ThreadID, Cwd: n.Cwd}
+	ev := &Event{Agent: Codex, Name: n.Type, Session: n.ThreadID, Cwd: n.Cwd, Prompt: strings.Join(n.Input, "\n")}
 	if n.Type != "agent-turn-complete" {
 		return nil, fmt.Errorf("%w: notify type %q", ErrUnknown, n.Type)
 	}

@@ -54,6 +54,9 @@ type Event struct {
 	// Truncated is set when the input was cut at MaxInput: only the
 	// fields before the cut were read.
 	Truncated bool
+	// Prompt is what the person asked for, when the event carries it
+	// (a turn's start; Codex's notify at its end).
+	Prompt string
 }
 
 // ErrUnknown is returned for an event (or agent) this version does not
@@ -72,6 +75,9 @@ type payload struct {
 	ToolResponse   json.RawMessage `json:"tool_response"`
 	// Claude Code's Stop: the text of the turn's final reply.
 	LastAssistantMessage string `json:"last_assistant_message"`
+	// Claude Code's and Codex's UserPromptSubmit, Gemini CLI's
+	// BeforeAgent: the person's prompt.
+	Prompt string `json:"prompt"`
 }
 
 // Parse reads one hook event of agent: data is the standard input (cut at
@@ -109,6 +115,9 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 	if e.Reply {
 		ev.Reply = p.LastAssistantMessage
 	}
+	if ev.Reason == store.ReasonTurnStart {
+		ev.Prompt = p.Prompt
+	}
 	if ev.Reason == "" {
 		ev.Names = nil
 	}
@@ -143,7 +152,7 @@ func prefixFields(data []byte, p *payload) bool {
 		return false
 	}
 	fields := map[string]*string{"hook_event_name": &p.HookEventName, "session_id": &p.SessionID,
-		"transcript_path": &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName}
+		"transcript_path": &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": &p.Prompt}
 	for {
 		t, err := dec.Token()
 		if err != nil {

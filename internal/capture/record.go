@@ -15,7 +15,8 @@ type Options struct {
 	Turn, Session, Agent, Tool string
 	Paths                      []string // paths the agent's event named
 	Transcript, TranscriptAt   string
-	NoDedup                    bool // safety checkpoints are never deduped
+	Prompt                     string // the turn's prompt, cut (store.CutPrompt)
+	NoDedup                    bool   // safety checkpoints are never deduped
 	// Index, when set, is a tree (the real index before --reset-head
 	// resets it) that the checkpoint keeps reachable, through an extra
 	// parent commit holding it.
@@ -63,7 +64,7 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 		Reason: opts.Reason, Label: opts.Label, Turn: opts.Turn,
 		Session: opts.Session, Agent: opts.Agent, Tool: opts.Tool, Paths: opts.Paths,
 		Skipped: snap.Skipped, Submodules: snap.Submodules,
-		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt,
+		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt, Prompt: opts.Prompt,
 		At: c.Store.Now().UTC(), Raw: snap.Raw, Partial: snap.Partial,
 	}
 	if rec.Skipped == nil {

@@ -128,6 +128,9 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	}
 	opts := capture.Options{Reason: ev.Reason, Session: ev.Session, Agent: ev.Agent, Tool: ev.Tool,
 		Paths: paths, Transcript: ev.Transcript}
+	if s.cfg.RecordPrompts {
+		opts.Prompt = store.CutPrompt(ev.Prompt)
+	}
 	if ev.LastLine {
 		var err error
 		if opts.TranscriptAt, err = agents.LastLine(ctx, ev.Transcript, ev.Reply); err != nil {

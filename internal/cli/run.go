@@ -83,11 +83,15 @@ func (s *session) runCheckpoint(ctx context.Context, reason, session, turn strin
 		return nil, err
 	}
 	defer unlock()
+	opts := capture.Options{Reason: reason, Turn: turn, Session: session,
+		Agent: "run", Tool: filepath.Base(args[0]), Label: strings.Join(args, " ")}
 	if reason == store.ReasonRunStart {
-		turn = turns.Next(j)
+		opts.Turn = turns.Next(j)
+		if s.cfg.RecordPrompts {
+			opts.Prompt = store.CutPrompt(opts.Label)
+		}
 	}
-	return s.cap.Capture(ctx, j, capture.Options{Reason: reason, Turn: turn, Session: session,
-		Agent: "run", Tool: filepath.Base(args[0]), Label: strings.Join(args, " ")})
+	return s.cap.Capture(ctx, j, opts)
 }
 
 // lookPath finds the program as a shell would, relative to dir; a missing

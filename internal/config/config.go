@@ -25,6 +25,9 @@ type Config struct {
 	HookTimeout   time.Duration
 	Fsmonitor     bool // let core.fsmonitor speed up scans
 	Enabled       bool // false stops hook captures only
+	// RecordPrompts keeps each turn's prompt in the journal (the log,
+	// the picker and bisect show it).
+	RecordPrompts bool
 	// EOL says git converts line endings without any attribute asking
 	// (core.autocrlf true or input, core.eol crlf), so a checkout may not
 	// give back the bytes a capture read.
@@ -48,6 +51,7 @@ func Default() Config {
 		LockTimeout:   10 * time.Second,
 		HookTimeout:   20 * time.Second,
 		Enabled:       true,
+		RecordPrompts: true,
 	}
 }
 
@@ -108,6 +112,8 @@ func (c *Config) set(key, val string) error {
 		c.Fsmonitor, err = ParseBool(val)
 	case "enabled":
 		c.Enabled, err = ParseBool(val)
+	case "recordprompts":
+		c.RecordPrompts, err = ParseBool(val)
 	}
 	return err
 }

@@ -8,20 +8,23 @@ import "time"
 // Record is one checkpoint as the journal records it and as --json prints
 // it. Field names are part of the stable JSON contract.
 type Record struct {
-	ID         string      `json:"id"`
-	N          int         `json:"n"`
-	Commit     string      `json:"commit"`
-	Tree       string      `json:"tree"`
-	Head       string      `json:"head"`
-	Branch     string      `json:"branch"`
-	Reason     string      `json:"reason"`
-	Turn       string      `json:"turn"`
-	Session    string      `json:"session"`
-	Agent      string      `json:"agent"`
-	Tool       string      `json:"tool,omitempty"`
-	Paths      []string    `json:"paths,omitempty"`
-	At         time.Time   `json:"at"`
-	Label      string      `json:"label"`
+	ID      string    `json:"id"`
+	N       int       `json:"n"`
+	Commit  string    `json:"commit"`
+	Tree    string    `json:"tree"`
+	Head    string    `json:"head"`
+	Branch  string    `json:"branch"`
+	Reason  string    `json:"reason"`
+	Turn    string    `json:"turn"`
+	Session string    `json:"session"`
+	Agent   string    `json:"agent"`
+	Tool    string    `json:"tool,omitempty"`
+	Paths   []string  `json:"paths,omitempty"`
+	At      time.Time `json:"at"`
+	Label   string    `json:"label"`
+	// Prompt is what the person asked for at a turn's start (or, for
+	// `git checkpoint run`, the command line), cut at MaxPrompt bytes.
+	Prompt     string      `json:"prompt,omitempty"`
 	Skipped    []Skip      `json:"skipped"`
 	Submodules []Submodule `json:"submodules,omitempty"`
 	Changes    Changes     `json:"changes"`
