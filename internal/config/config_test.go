@@ -63,7 +63,7 @@ func TestSet(t *testing.T) {
 	c := Default()
 	for key, val := range map[string]string{
 		"maxfilebytes": "1m", "maxtotalbytes": "2g", "keep": "7", "keepfor": "3d",
-		"keepsafety": "1h", "locktimeout": "2s", "hooktimeout": "5s", "fsmonitor": "yes", "enabled": "off",
+		"keepsafety": "1h", "locktimeout": "2s", "hooktimeout": "5s", "fsmonitor": "yes", "enabled": "off", "recordprompts": "false",
 		"unknownkey": "ignored",
 	} {
 		if err := c.set(key, val); err != nil {
