@@ -30,6 +30,9 @@ type rewindCLI struct {
 
 	ResetHead bool   `name:"reset-head" help:"Also move the branch (or detached HEAD) back to the checkpoint's HEAD and reset the index to it, when no commit it drops was pushed."`
 	Worktree  string `name:"worktree" placeholder:"PATH" help:"Leave this tree alone: create a new linked worktree at PATH, on a new branch at the checkpoint's HEAD, holding the checkpoint's files."`
+
+	Only    string `placeholder:"TURN" help:"Reverse only the changes of turn t<n> (or of a range kA..kB) and keep everything after it."`
+	Session string `placeholder:"S" help:"Reverse every change of agent session S (an id or its unique prefix) and keep the others'."`
 }
 
 // Rewind runs git-rewind with args and returns its exit status.
@@ -55,7 +58,8 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if c.Worktree != "" {
 		return c.fork(ctx, s, rw)
 	}
-	req := rewind.Request{ID: c.ID, Undo: c.Undo, Force: c.Force, ResetHead: c.ResetHead, DryRun: c.DryRun, Outside: c.Outside}
+	req := rewind.Request{ID: c.ID, Undo: c.Undo, Force: c.Force, ResetHead: c.ResetHead, DryRun: c.DryRun, Outside: c.Outside,
+		Only: c.Only, Session: c.Session}
 	if req.Paths, err = s.rels(c.Paths); err != nil {
 		return err
 	}
@@ -121,7 +125,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 				return err
 			}
 			return fault.New(fault.InvalidConfirmationRequired, "not applying the plan without confirmation").
-				WithHint("review it, then run 'git rewind " + pr.Target.ID + " --plan " + pr.Plan.ID + "' (applies only this plan) or add --yes").
+				WithHint("review it, then run 'git rewind " + pr.Again() + " --plan " + pr.Plan.ID + "' (applies only this plan) or add --yes").
 				WithData(data)
 		}
 		// Never hold the lock while a person reads: agents' hooks would
@@ -192,6 +196,8 @@ func (c *rewindCLI) checkFlags() error {
 		return bad("--reset-head restores the whole tree: it takes no paths")
 	case c.Worktree != "" && (c.Undo || c.ResetHead || c.Plan != "" || c.Force || len(c.Paths) > 0):
 		return bad("--worktree leaves this tree alone: it takes no --undo, --reset-head, --plan, --force or paths")
+	case c.Only != "" || c.Session != "":
+		return c.checkReverseFlags()
 	case c.Plan != "" && !restore.IsPlanID(c.Plan):
 		return fault.New(fault.InvalidPlan, "%s is not a plan id", fault.Quote(c.Plan)).
 			WithHint("plan ids look like p1- and 16 hex digits; 'git rewind ID --dry-run' prints one")

@@ -21,7 +21,9 @@ func (s *session) printPlan(ctx context.Context, rw *rewind.Rewinder, pr *rewind
 	p, head := pr.Plan, res.Head
 	o := s.out
 	if len(p.Files) == 0 && done == nil {
-		if len(p.Left) == 0 {
+		if len(p.Left) == 0 && pr.Reverse != nil {
+			o.Printf("nothing to reverse: the working tree holds none of the changes of %s\n", pr.Target.ID)
+		} else if len(p.Left) == 0 {
 			o.Printf("the working tree already matches %s: nothing to do\n", pr.Target.ID)
 		} else {
 			o.Printf("nothing to do: every path that differs from %s is left as it is\n", pr.Target.ID)
@@ -29,7 +31,9 @@ func (s *session) printPlan(ctx context.Context, rw *rewind.Rewinder, pr *rewind
 		s.printLeft(p)
 		return nil
 	}
-	if done == nil {
+	if rv := pr.Reverse; rv != nil {
+		o.Printf("%s\n", reverseTitle(rv, o.Paint("bold", pr.Target.ID), p.ID, done != nil))
+	} else if done == nil {
 		o.Printf("rewind to %s (%s, %s) plan %s\n", o.Paint("bold", pr.Target.ID), pr.Target.Reason, age(s.sys.Now(), pr.Target.At), p.ID)
 	} else {
 		o.Printf("rewound to %s\n", o.Paint("bold", pr.Target.ID))

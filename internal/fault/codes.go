@@ -54,7 +54,9 @@ const (
 	ConflictHookNotExecutable Code = "conflict.hook_not_executable" // the git hook is there but git would not run it
 	ConflictInterruptedRewind Code = "conflict.interrupted_rewind"  // an earlier rewind never finished
 	ConflictOutsideEdits      Code = "conflict.outside_edits"       // the plan would overwrite a person's edits
+	ConflictRevertConflicts   Code = "conflict.revert_conflicts"    // --only or --session: a path does not reverse cleanly
 	ConflictRewindStale       Code = "conflict.rewind_stale"        // the tree changed since the plan was shown
+	ConflictTurnRunning       Code = "conflict.turn_running"        // --only or --session: a turn to reverse has no end yet
 )
 
 // The timeout class (exit 7).

@@ -2,6 +2,7 @@ package rewind
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
@@ -14,6 +15,9 @@ import (
 // Resume is how to continue the agent's conversation as it was at the
 // target, or nil.
 func (pr *Prepared) Resume() *agents.Resume {
+	if pr.Reverse != nil {
+		return nil // no conversation was where the tree goes
+	}
 	return agents.ResumeAt(pr.Journal, pr.Target)
 }
 
@@ -26,6 +30,9 @@ func (r *Rewinder) leaveNote(pr *Prepared) {
 	what := "checkpoint " + pr.Target.ID
 	if turns.IsStart(pr.Target) && pr.Target.Turn != "" {
 		what += ", the start of turn " + pr.Target.Turn
+	}
+	if rv := pr.Reverse; rv != nil {
+		what = "their state with the changes of " + strings.TrimPrefix(rv.Arg(), "--") + " taken out"
 	}
 	text := fmt.Sprintf("git-checkpoint: the files of this working tree were rewound to %s "+
 		"(only the files: this conversation was not). Files you read or changed earlier in this "+

@@ -20,7 +20,10 @@ type Result struct {
 	Exact      *bool          `json:"exact,omitempty"`
 	Unexpected []string       `json:"unexpected,omitempty"` // paths that made exact false
 	Partial    bool           `json:"partial,omitempty"`    // the target is a partial checkpoint
-	Resume     any            `json:"resume"`
+	// Reverse, for --only and --session, is what the rewind reverses;
+	// checkpoint is then its argument (t3, k2..k5) or the session's id.
+	Reverse *Reversal `json:"reverse,omitempty"`
+	Resume  any       `json:"resume"`
 	// Refused is, for a dry run, the error applying the plan now would
 	// stop with (an outside edit, an operation in progress).
 	Refused *Refusal `json:"refused,omitempty"`
@@ -47,7 +50,7 @@ type HeadNote struct {
 func (r *Rewinder) Document(ctx context.Context, pr *Prepared, dry bool, done *Applied) Result {
 	p := pr.Plan
 	res := Result{Checkpoint: pr.Target.ID, DryRun: dry, Plan: p.ID, Files: p.Files, Left: p.Left,
-		Head: r.headNote(ctx, pr), Resume: pr.Resume(), Partial: pr.Target.Partial}
+		Head: r.headNote(ctx, pr), Resume: pr.Resume(), Partial: pr.Target.Partial, Reverse: pr.Reverse}
 	if res.Files == nil {
 		res.Files = []restore.File{}
 	}

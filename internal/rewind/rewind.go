@@ -47,6 +47,10 @@ type Request struct {
 	DryRun    bool   // only show: preflight conflicts are noted, not returned
 	Paths     []string
 	Outside   string // refuse, keep or overwrite
+	// Only and Session ask for a reversal instead of a checkpoint: of one
+	// turn (t<n>) or range (kA..kB), or of every turn of a session (an id
+	// or its unique prefix).
+	Only, Session string
 }
 
 // Prepared is a plan and what it was computed from.
@@ -54,6 +58,9 @@ type Prepared struct {
 	Journal *store.Journal
 	Snap    *capture.Snapshot
 	Target  *store.Record
+	// Reverse, for --only and --session, is what is reversed; Target is
+	// then the tree now with those changes taken out, not a checkpoint.
+	Reverse *Reversal
 	Plan    *restore.Plan
 	// Interrupted is an earlier rewind that started and never ended.
 	Interrupted *store.Rewind
@@ -99,8 +106,17 @@ func (pr *Prepared) Check(want string) error {
 		return nil
 	}
 	return fault.New(fault.ConflictRewindStale, "the working tree changed since plan %s was made (it is now %s)", want, pr.Plan.ID).
-		WithHint("run 'git rewind " + pr.Target.ID + " --dry-run' to see the new plan").
+		WithHint("run 'git rewind " + pr.Again() + " --dry-run' to see the new plan").
 		WithData(map[string]string{"expected": want, "plan": pr.Plan.ID})
+}
+
+// Again is the argument that asks for this rewind again: the target's
+// id, or the reversal's flag.
+func (pr *Prepared) Again() string {
+	if pr.Reverse != nil {
+		return pr.Reverse.Arg()
+	}
+	return pr.Target.ID
 }
 
 // Prepare resolves the target, runs the preflight checks in the design's
@@ -135,6 +151,10 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 		if pr.Target, err = turns.Resolve(j, refs, req.ID); err != nil {
 			return nil, err
 		}
+	case req.Only != "" || req.Session != "":
+		if pr.Reverse, err = resolveReversal(j, refs, req); err != nil {
+			return nil, err
+		}
 	}
 	if started != nil && !ended && !req.Undo && !req.Force {
 		err := pr.Refuse(fault.New(fault.ConflictInterruptedRewind, "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
@@ -167,6 +187,11 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 	if pr.Snap, err = r.Capture.Snapshot(ctx, j); err != nil {
 		return nil, err
 	}
+	if pr.Reverse != nil {
+		if err := r.reverse(ctx, pr); err != nil {
+			return nil, err
+		}
+	}
 	if pr.Target == nil {
 		if pr.Target, err = defaultTargetOrError(j, refs, pr.Snap.Tree); err != nil {
 			return nil, err
@@ -178,8 +203,10 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 			return nil, err
 		}
 	}
-	if pr.classify, err = turns.Classify(ctx, r.Git, j, pr.Target, pr.Snap.Tree); err != nil {
-		return nil, err
+	if pr.classify == nil {
+		if pr.classify, err = turns.Classify(ctx, r.Git, j, pr.Target, pr.Snap.Tree); err != nil {
+			return nil, err
+		}
 	}
 	if pr.Plan, err = r.Replan(ctx, pr, req.Outside); err != nil {
 		return nil, err

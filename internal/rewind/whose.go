@@ -33,7 +33,7 @@ func (pr *Prepared) OutsideEdits() error {
 	if len(paths) == 0 {
 		return nil
 	}
-	id := pr.Target.ID
+	id := pr.Again()
 	shown := make([]string, 0, 10)
 	for _, p := range paths[:min(len(paths), 10)] {
 		shown = append(shown, fault.Quote(p))

@@ -58,7 +58,7 @@ func kinds(ws []window) []string {
 
 func check(t *testing.T, j *store.Journal, target string, want ...string) {
 	t.Helper()
-	got := kinds(windows(j, j.ByID(target), "S"))
+	got := kinds(windows(j, j.ByID(target), nil, "S"))
 	if !slices.Equal(got, want) {
 		t.Errorf("windows from %s:\n got %q\nwant %q", target, got, want)
 	}
@@ -209,4 +209,38 @@ func TestReuseRecordsAreBoundaries(t *testing.T) {
 		rec{"k2", "turn_start", "t2", "a", nil},
 	)
 	check(t, j, "k1", "T1>T1:turn[same]", "T1>T2:turn", "T2>T2:outside", "T2>S:outside")
+}
+
+// TestWindowsBetween: the stretch a reversal undoes ends at its end
+// checkpoint, with no gap after it, and holds the other session's
+// overlapping windows as gaps.
+func TestWindowsBetween(t *testing.T) {
+	j := journal(
+		rec{"k1", "turn_start", "t1", "a", nil},
+		rec{"k2", "turn_start", "t2", "b", nil},
+		rec{"k3", "tool", "t1", "a", []string{"x"}},
+		rec{"k4", "turn_end", "t1", "a", nil},
+		rec{"k5", "turn_end", "t2", "b", nil},
+	)
+	between := func(from, to string) []string { return kinds(windows(j, j.ByID(from), j.ByID(to), "S")) }
+	if got, want := between("k1", "k4"), []string{"T1>T2:turn", "T2>T3:outside", "T3>T4:outside"}; !slices.Equal(got, want) {
+		t.Errorf("k1..k4: %q, want %q", got, want)
+	}
+	if got := between("k4", "k4"); len(got) != 0 {
+		t.Errorf("k4..k4: %q", got)
+	}
+}
+
+func TestMatchSession(t *testing.T) {
+	j := journal(
+		rec{"k1", "turn_start", "t1", "abc-1", nil},
+		rec{"k2", "turn_start", "t2", "abc-2", nil},
+		rec{"k3", "turn_start", "t3", "abc", nil},
+	)
+	for in, want := range map[string]string{"abc-1": "abc-1", "abc-2": "abc-2", "abc": "abc", "abc-": "", "x": "", "": ""} {
+		got, err := MatchSession(j, in)
+		if got != want || (want == "") != (err != nil) {
+			t.Errorf("MatchSession(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
 }

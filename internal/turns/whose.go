@@ -44,10 +44,11 @@ type window struct {
 type span struct{ first, last int }
 
 // windows lists the windows from target (its first record in the journal)
-// to current, the tree now. Checkpoints that were pruned are passed over,
+// to current, the tree now; or, when end is set, to end's first record
+// from there on, with no window after it. Checkpoints that were pruned are passed over,
 // which merges the windows around them; a merged window that spans a turn
 // boundary is a gap, so pruning only makes the classes more cautious.
-func windows(j *store.Journal, target *store.Record, current string) []window {
+func windows(j *store.Journal, target, end *store.Record, current string) []window {
 	var recs []*store.Record
 	pruned := map[string]bool{}
 	for _, ev := range j.All() {
@@ -77,22 +78,34 @@ func windows(j *store.Journal, target *store.Record, current string) []window {
 			spans[r.Turn] = &span{i, i}
 		}
 	}
+	if end != nil {
+		current = end.Tree
+	}
 	if start < 0 {
 		// Not in the journal: everything since is one unknown stretch.
 		return []window{{from: target.Tree, to: current, outside: firstTurn >= 0}}
 	}
 	pos := []int{start}
 	for i := start + 1; i < len(recs); i++ {
+		if end != nil && recs[start].ID == end.ID {
+			break
+		}
 		if !pruned[recs[i].ID] {
 			pos = append(pos, i)
+		}
+		if end != nil && recs[i].ID == end.ID {
+			break
 		}
 	}
 	var out []window
 	for k := 1; k < len(pos); k++ {
 		out = append(out, between(recs, spans, firstTurn, pos[k-1], pos[k], scanned(recs, pos[k-1], pos[k])))
 	}
-	// From the newest capture to now nobody recorded anything: a gap.
 	last := pos[len(pos)-1]
+	if end != nil && recs[last].ID == end.ID {
+		return out
+	}
+	// From the newest capture to now nobody recorded anything: a gap.
 	return append(out, window{from: recs[last].Tree, to: current, outside: firstTurn >= 0 && last >= firstTurn})
 }
 
@@ -158,10 +171,22 @@ func hasTurns(j *store.Journal) bool {
 // and git is not asked; otherwise one `git diff-tree --stdin` lists what
 // each window changed.
 func Classify(ctx context.Context, r *git.Runner, j *store.Journal, target *store.Record, current string) (restore.Classifier, error) {
+	return classify(ctx, r, j, target, nil, current)
+}
+
+// ClassifyBetween is Classify over the stretch from one checkpoint to a
+// later one: whose change each path that changed between them is. A
+// reversal (--only, --session) undoes that stretch, so that is where a
+// person's edit would be lost.
+func ClassifyBetween(ctx context.Context, r *git.Runner, j *store.Journal, from, to *store.Record) (restore.Classifier, error) {
+	return classify(ctx, r, j, from, to, "")
+}
+
+func classify(ctx context.Context, r *git.Runner, j *store.Journal, target, end *store.Record, current string) (restore.Classifier, error) {
 	if !hasTurns(j) {
 		return func(string) string { return ClassUnattributed }, nil
 	}
-	ws := windows(j, target, current)
+	ws := windows(j, target, end, current)
 	changed, err := changes(ctx, r, ws)
 	if err != nil {
 		return nil, err
