@@ -197,7 +197,7 @@ func (s *search) setup() error {
 		return err
 	}
 	if status != 0 {
-		return fault.New(fault.FailedBisectSetup, "the setup command %s failed in the temporary worktree (exit %d)", fault.Quote(s.req.Setup), status).
+		return fault.New(fault.FailedBisectSetup, "the setup command %s failed in the temporary worktree (exit %d)", fault.ShellQuote(s.req.Setup), status).
 			WithHint("it runs with sh -c in a worktree holding the good end's files; its output is above")
 	}
 	return nil
