@@ -15,6 +15,7 @@ type checkpointCLI struct {
 	Diff      diffCmd      `cmd:"" help:"Show what changed between a checkpoint and the working tree or another checkpoint."`
 	Status    statusCmd    `cmd:"" help:"Show the store, counts and any interrupted rewind."`
 	Run       runCmd       `cmd:"" help:"Checkpoint, run a program, checkpoint again; exit with its status."`
+	Bisect    bisectCmd    `cmd:"" help:"Find the first checkpoint (and turn) at which a command fails, in a temporary worktree."`
 	Hook      hookCmd      `cmd:"" help:"Entry point for agent hooks: read one event and checkpoint."`
 	Install   installCmd   `cmd:"" help:"Add git-checkpoint's hooks to an agent's configuration."`
 	Uninstall uninstallCmd `cmd:"" help:"Remove git-checkpoint's hooks from an agent's configuration."`

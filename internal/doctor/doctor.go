@@ -44,7 +44,7 @@ type Doctor struct {
 func (d *Doctor) Checks(ctx context.Context) ([]Check, error) {
 	checks := []Check{}
 	for _, f := range []func(context.Context) ([]Check, error){
-		d.checkGit, d.checkJournal, d.checkRewind, d.checkRemotes, d.checkHooks, d.checkHookFailures,
+		d.checkGit, d.checkJournal, d.checkRewind, d.checkBisect, d.checkRemotes, d.checkHooks, d.checkHookFailures,
 	} {
 		cs, err := f(ctx)
 		if err != nil {
@@ -73,5 +73,6 @@ func (d *Doctor) Repair(ctx context.Context, j *store.Journal) ([]string, error)
 	if len(removed) > 0 {
 		did = append(did, fmt.Sprintf("removed %d staging %s a killed rewind left", len(removed), fault.Plural(len(removed), "entry", "entries")))
 	}
-	return did, nil
+	bisected, err := d.repairBisect(ctx)
+	return append(did, bisected...), err
 }

@@ -17,6 +17,10 @@ const (
 	FailedCheckpointTooLarge   Code = "failed.checkpoint_too_large"   // new content over checkpoint.maxTotalBytes
 	FailedRewindPartial        Code = "failed.rewind_partial"         // a rewind failed and could not put every path back
 	FailedRewindUndone         Code = "failed.rewind_undone"          // a rewind failed and put every path back
+	FailedBisectGoodFails      Code = "failed.bisect_good_fails"      // bisect: CMD fails at the good end already
+	FailedBisectBadPasses      Code = "failed.bisect_bad_passes"      // bisect: CMD passes at the bad end
+	FailedBisectSetup          Code = "failed.bisect_setup"           // bisect: --setup failed in the temporary worktree
+	FailedBisectInterrupted    Code = "failed.bisect_interrupted"     // bisect: stopped by a signal (exit 128+N)
 )
 
 // The invalid class (exit 2): the request itself is wrong.

@@ -29,7 +29,9 @@ import (
 // result is checkpointed and verified) and ended (rewind_ended is
 // journaled). Putting a tree back after a failure goes through the same
 // file steps with an "undo-" prefix. A capture has one step: indexed (the
-// private index holds the scan's changes).
+// private index holds the scan's changes). A bisect has one: bisect-step
+// (a candidate's files are in the temporary worktree, CMD is about to
+// run there), where kill leaves the worktree behind for doctor to find.
 type Failpoints map[string]string
 
 // ParseFailpoints reads the GIT_CHECKPOINT_FAILPOINT syntax; "" is none.

@@ -271,3 +271,8 @@ func (l *LockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.W.Write(p)
 }
+
+// Unanchored returns env without the variables that tie git to one
+// repository (localVars): git run in another worktree must find that
+// worktree's own directory, never the one a caller's GIT_DIR named.
+func Unanchored(env []string) []string { return without(env, localVars) }

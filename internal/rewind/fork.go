@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
-	"github.com/git-checkpoint/git-checkpoint/internal/store"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
@@ -60,64 +58,25 @@ func (r *Rewinder) Fork(ctx context.Context, id, path string, dry bool) (*Fork, 
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.Git.Run(ctx, git.Cmd{Args: []string{"rev-parse", "--verify", "-q", target.Head + "^{tree}"}})
+	headTree, err := HeadTree(ctx, r.Git, target)
 	if err != nil {
-		return nil, fault.Wrap(err, fault.NotFoundCommit, "%s's HEAD %s is no longer in the repository", target.ID, fault.Short(target.Head))
+		return nil, err
 	}
-	headTree := strings.TrimSpace(string(out))
 	res := &Fork{Checkpoint: target.ID, DryRun: dry, Worktree: path, Branch: branch, Head: target.Head}
+	// The plan turns a fresh checkout of the target's HEAD into the
+	// target: such a checkout holds what git gives back, so the files
+	// kept byte for byte are written as they were.
+	var plan *restore.Plan
 	if dry {
-		plan, err := forkPlan(ctx, r.Git, path, headTree, target)
-		if err != nil {
-			return nil, err
-		}
-		res.Files, res.Left = plan.Files, plan.Left
-		return res, nil
-	}
-
-	// worktree add runs no hooks (core.hooksPath is pinned) and checks
-	// the files out with the user's filters, as any checkout would.
-	if _, err := r.Git.Run(ctx, git.Cmd{Args: []string{"worktree", "add", "--quiet", "-b", branch, path, target.Head}}); err != nil {
-		return nil, fault.Wrap(err, fault.FailedGit, "cannot create the worktree %s", path)
-	}
-	fr := &git.Runner{Dir: path, Env: r.Git.Env, Trace: r.Git.Trace, Fsmonitor: r.Git.Fsmonitor}
-	repo, err := git.Discover(ctx, fr)
-	if err == nil {
-		err = fill(ctx, fr, repo, headTree, target, res)
+		plan, err = restore.New(ctx, r.Git, restore.Request{Top: path, Current: headTree, Head: target.Head, Target: target})
+	} else {
+		_, plan, err = AddWorktree(ctx, r.Git, WorktreeRequest{Path: path, Branch: branch, HeadTree: headTree, Target: target})
 	}
 	if err != nil {
-		// Leave nothing half made: the worktree and its branch go.
-		r.Git.Run(ctx, git.Cmd{Args: []string{"worktree", "remove", "--force", path}})
-		r.Git.Run(ctx, git.Cmd{Args: []string{"branch", "-D", branch}})
-		return nil, fault.Wrap(err, fault.As(err).Code, "cannot write %s's files into the new worktree, which was removed", target.ID)
+		return nil, err
 	}
-	return res, nil
-}
-
-// forkPlan is the plan that turns a fresh checkout of the target's HEAD
-// (tree headTree) at top into the target: a fresh checkout holds what git
-// gives back, so the files kept byte for byte are written as they were.
-func forkPlan(ctx context.Context, g *git.Runner, top, headTree string, target *store.Record) (*restore.Plan, error) {
-	return restore.New(ctx, g, restore.Request{Top: top, Current: headTree, Head: target.Head, Target: target})
-}
-
-// fill writes the checkpoint's files over the fresh checkout of its HEAD.
-func fill(ctx context.Context, fr *git.Runner, repo *git.Repo, headTree string, target *store.Record, res *Fork) error {
-	plan, err := forkPlan(ctx, fr, repo.Top, headTree, target)
-	if err != nil {
-		return err
-	}
-	staging := filepath.Join(repo.StateDir, "staging")
-	if err := mkdirAll(staging); err != nil {
-		return err
-	}
-	a := &restore.Applier{Git: fr, Top: repo.Top, Staging: staging}
-	if err := a.Apply(ctx, plan, target.ID); err != nil {
-		return err
-	}
-	leaveUnwritten(plan, a.Left)
 	res.Files, res.Left = plan.Files, plan.Left
-	return nil
+	return res, nil
 }
 
 // freeBranch returns name, or name-2, name-3... when taken.

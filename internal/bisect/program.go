@@ -1,0 +1,118 @@
+package bisect
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+)
+
+// Interrupted is the error of a bisect a signal stopped; the command
+// line exits 128 plus the signal's number, as a shell does.
+type Interrupted struct{ Signal syscall.Signal }
+
+func (e *Interrupted) Error() string { return "stopped by " + signalName(e.Signal) }
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}
+
+// interrupted returns the signal that arrived, if one did, without waiting.
+func (b *Bisector) interrupted() error {
+	select {
+	case sig := <-b.Signals:
+		if s, ok := sig.(syscall.Signal); ok {
+			return &Interrupted{Signal: s}
+		}
+		return &Interrupted{Signal: syscall.SIGINT}
+	default:
+		return nil
+	}
+}
+
+// run runs argv in dir and returns its exit status as a shell reports it:
+// 127 when the program is not found, 126 when it cannot be executed,
+// 128+N when signal N killed it. It runs in a process group of its own
+// with no stdin: a signal sent to the bisect reaches it (and its
+// children) exactly once, passed on by run, whether it came from a
+// terminal's Ctrl-C or from kill; a second signal kills the group.
+func (b *Bisector) run(dir string, argv []string) (int, error) {
+	path, err := b.LookPath(argv[0], dir, getenv(b.Env, "PATH"))
+	if err != nil {
+		// Not there at this checkpoint (a script the tree did not hold
+		// yet): a failure of this step, as a shell would report it.
+		fmt.Fprintf(b.Output, "bisect: %s\n", fault.As(err).Message)
+		if fault.As(err).Code == fault.FailedCommandNotExecutable {
+			return 126, nil
+		}
+		return 127, nil
+	}
+	cmd := exec.Command(path, argv[1:]...)
+	cmd.Args[0] = argv[0]
+	cmd.Dir = dir
+	cmd.Env = append(b.Env, "PWD="+dir)
+	cmd.Stdout, cmd.Stderr = b.Output, b.Output
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
+			return 126, nil
+		}
+		return 127, nil
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var stop *Interrupted
+	for {
+		select {
+		case sig := <-b.Signals:
+			s, ok := sig.(syscall.Signal)
+			if !ok {
+				s = syscall.SIGINT
+			}
+			if stop != nil {
+				s = syscall.SIGKILL
+			} else {
+				stop = &Interrupted{Signal: s}
+			}
+			syscall.Kill(-cmd.Process.Pid, s)
+			continue
+		case <-done:
+		}
+		break
+	}
+	if stop != nil {
+		return 0, stop
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal()), nil
+	}
+	return cmd.ProcessState.ExitCode(), nil
+}
+
+// getenv reads one variable of env.
+func getenv(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if len(env[i]) > len(name) && env[i][:len(name)+1] == name+"=" {
+			return env[i][len(name)+1:]
+		}
+	}
+	return ""
+}
+
+// isDir says whether p is a directory.
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}

@@ -1,0 +1,43 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/bisect"
+)
+
+// checkBisect reports the temporary worktrees killed bisects left. It
+// says nothing while there are none, and never reports a bisect that
+// still runs (it holds its marker's lock).
+func (d *Doctor) checkBisect(context.Context) ([]Check, error) {
+	ls, err := bisect.Leftovers(d.Repo.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	var cs []Check
+	for _, l := range ls {
+		cs = append(cs, Check{Name: "bisect", Message: l.Describe(),
+			Fix: "git checkpoint doctor --fix (the next bisect also does this), or by hand: " + l.Remedy()})
+	}
+	return cs, nil
+}
+
+// repairBisect removes what killed bisects left.
+func (d *Doctor) repairBisect(ctx context.Context) ([]string, error) {
+	ls, err := bisect.Leftovers(d.Repo.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	var did []string
+	for _, l := range ls {
+		if err := bisect.Clean(ctx, d.Git, l); err != nil {
+			return did, err
+		}
+		did = append(did, fmt.Sprintf("removed what a killed bisect left: %s", l.Marker))
+		if l.Tree != "" {
+			did[len(did)-1] = "removed the temporary worktree a killed bisect left: " + l.Tree
+		}
+	}
+	return did, nil
+}
