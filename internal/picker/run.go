@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 )
@@ -58,7 +59,11 @@ func Run(ctx context.Context, in, out *os.File, m Model, plan Planner) (string, 
 	defer signal.Stop(resized)
 
 	keys := make(chan []byte)
-	go readKeys(ctx, in, keys)
+	readDone := make(chan struct{})
+	go func() { defer close(readDone); readKeys(ctx, in, keys) }()
+	// The reader must be gone before Run returns: a read still waiting
+	// would take the answer to the question that follows.
+	defer func() { cancel(); <-readDone }()
 	type result struct {
 		id string
 		p  Preview
@@ -95,13 +100,20 @@ func Run(ctx context.Context, in, out *os.File, m Model, plan Planner) (string, 
 	}
 }
 
-// readKeys sends what each read of in returns, until it fails or ctx
-// ends. A read blocks: when Run returns first, this goroutine waits for a
-// key that never comes, which is harmless in a process about to go on.
-func readKeys(ctx context.Context, in io.Reader, keys chan<- []byte) {
+// readKeys sends what each read of in returns, until a read fails or ctx
+// ends. It reads only when in has something to read, looking again every
+// tenth of a second, so that it never waits in a read once ctx ends.
+func readKeys(ctx context.Context, in *os.File, keys chan<- []byte) {
 	defer close(keys)
 	buf := make([]byte, 256)
-	for {
+	for ctx.Err() == nil {
+		ready, err := readable(in, 100*time.Millisecond)
+		if err != nil {
+			return
+		}
+		if !ready {
+			continue
+		}
 		n, err := in.Read(buf)
 		if n > 0 {
 			select {
