@@ -140,3 +140,43 @@ done`)
 		t.Errorf("the checkpoints changed:\n%s\nwere\n%s", got, refs)
 	}
 }
+
+// TestPickerDryRunOnTerminal passes the picker's other flags on to the
+// rewind chosen: with -n the plan is printed and nothing changes; with -y
+// and a path the plans shown hold that path alone, and the rewind is
+// applied without the question.
+func TestPickerDryRunOnTerminal(t *testing.T) {
+	dir, env, starts := pickerRepo(t)
+	tree := manifest(t, dir)
+	term := startTerminal(t, env, dir, 80, 24, `git rewind -i -n; echo "EXIT1=$?"; read next
+git rewind -i -y -- a.txt; echo "EXIT2=$?"`)
+	term.waitFor("> t3", "a rewind to t3 changes 1 path")
+	term.keys("j")
+	term.waitFor("> t2", "a rewind to t2 changes 2 paths")
+	term.keys("Enter")
+	s := term.waitFor("EXIT1=")
+	if !strings.Contains(s, "EXIT1=0") || !regexp.MustCompile(`(?m)^rewind to k\d+ \(.*\) plan p1-[0-9a-f]{16}$`).MatchString(s) ||
+		!strings.Contains(s, "2 paths: 1 modify, 1 delete") || strings.Contains(s, "Apply this plan?") {
+		t.Errorf("the dry run of t2:\n%s", s)
+	}
+	if got := manifest(t, dir); !maps.Equal(got, tree) {
+		t.Errorf("the dry run changed the tree:\n%v\nwas\n%v", got, tree)
+	}
+
+	term.keys("Enter")
+	term.waitFor("> t3", "the working tree already matches t3: nothing to do")
+	term.keys("j")
+	s = term.waitFor("> t2", "a rewind to t2 changes 1 path")
+	if !strings.Contains(s, "\n  modify turn         a.txt\n") || strings.Contains(s, "docs.md") {
+		t.Errorf("the plan of t2 for a.txt alone:\n%s", s)
+	}
+	term.keys("Enter")
+	s = term.waitFor("EXIT2=")
+	if !strings.Contains(s, "EXIT2=0") || !strings.Contains(s, "rewound to") || strings.Contains(s, "Apply this plan?") {
+		t.Errorf("the rewind of a.txt to t2 with --yes:\n%s", s)
+	}
+	tree["a.txt"] = starts["t2"]["a.txt"]
+	if got := manifest(t, dir); !maps.Equal(got, tree) {
+		t.Errorf("after the rewind of a.txt the tree is\n%v\nwant\n%v", got, tree)
+	}
+}
