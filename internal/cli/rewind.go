@@ -27,6 +27,7 @@ type rewindCLI struct {
 	Undo    bool     `help:"Undo the last rewind: go back to its safety checkpoint."`
 	Force   bool     `help:"Rewind even though an earlier rewind was interrupted."`
 	Paths   []string `kong:"-"`
+	Pick    bool     `short:"i" name:"interactive" help:"On a terminal: pick the turn to go back to from a list of prompts, then the usual plan and confirmation."`
 
 	ResetHead bool   `name:"reset-head" help:"Also move the branch (or detached HEAD) back to the checkpoint's HEAD and reset the index to it, when no commit it drops was pushed."`
 	Worktree  string `name:"worktree" placeholder:"PATH" help:"Leave this tree alone: create a new linked worktree at PATH, on a new branch at the checkpoint's HEAD, holding the checkpoint's files."`
@@ -55,6 +56,11 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return err
 	}
 	rw := s.rewinder()
+	if c.Pick {
+		if c.ID, err = c.pick(ctx, s, rw); err != nil {
+			return err
+		}
+	}
 	if c.Worktree != "" {
 		return c.fork(ctx, s, rw)
 	}

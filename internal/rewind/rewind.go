@@ -72,7 +72,8 @@ type Prepared struct {
 	// plan with it.
 	Refused *fault.Error
 
-	req Request
+	req  Request
+	refs map[int]string // the checkpoint refs the target was resolved in
 	// classify says whose change each path is (DESIGN section 6.3).
 	classify restore.Classifier
 	// made, for an undo, are the paths the undone rewind created.
@@ -126,7 +127,7 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 	if err != nil {
 		return nil, err
 	}
-	pr := &Prepared{Journal: j, req: req}
+	pr := &Prepared{Journal: j, req: req, refs: refs}
 	started, ended := j.LastRewind()
 	if started != nil && !ended {
 		pr.Interrupted = started
