@@ -71,11 +71,17 @@ func (s *session) printLog(entries []turns.Entry, stat bool) {
 	for _, e := range entries {
 		if e.Turn == nil {
 			r := e.Checkpoint
-			text := fault.Quote(r.Label)
+			who, text := r.Reason, fault.Quote(r.Label)
 			if r.Reason == store.ReasonRewind {
 				text = strings.TrimPrefix(text, "after ")
 			}
-			rows = append(rows, []string{r.ID, age(now, r.At), r.Reason, changes(r.Changes), r.ID, text})
+			if r.Agent != "" {
+				who = strings.TrimSpace(r.Agent + " " + short(r.Session))
+			}
+			if text == "" {
+				text = fault.Quote(turns.FirstLine(r.Prompt))
+			}
+			rows = append(rows, []string{r.ID, age(now, r.At), who, changes(r.Changes), r.ID, text})
 			continue
 		}
 		t := e.Turn

@@ -11,9 +11,9 @@ import (
 
 // LogOptions say which entries Log gives.
 type LogOptions struct {
-	// Session, when set, keeps only that session's turns (a whole id:
-	// MatchSession finds it from a prefix). Checkpoints outside turns
-	// belong to no session, so none is given then.
+	// Session, when set, keeps only that session's turns and checkpoints
+	// (a whole id: MatchSession finds it from a prefix); manual
+	// checkpoints and rewinds belong to no session, so none is given then.
 	Session string
 	// Turns, when above 0, gives only the newest that many turns, and
 	// the checkpoints taken since the oldest of them started.
@@ -75,7 +75,7 @@ func Log(ctx context.Context, r *git.Runner, j *store.Journal, opts LogOptions) 
 			}
 			continue
 		}
-		if !opts.TurnsOnly && opts.Session == "" && outsideTurns(c) {
+		if !opts.TurnsOnly && outsideTurns(c) && (opts.Session == "" || c.Session == opts.Session) {
 			out = append(out, Entry{Checkpoint: c, at: i})
 		}
 	}
@@ -162,14 +162,17 @@ func Newest(ctx context.Context, r *git.Runner, j *store.Journal, n int) ([]Entr
 }
 
 // outsideTurns reports whether a checkpoint outside turns is worth an
-// entry: one a person took, a rewind's end, a commit's. A rewind's safety
-// checkpoint is left out, since the rewind's own entry stands for it.
+// entry: one a person took, a rewind's end, a commit's, and one that
+// carries a prompt (the end of a Codex turn that only its notify program
+// saw, before its hooks were trusted: a turn in all but its start). A
+// rewind's safety checkpoint is left out, since the rewind's own entry
+// stands for it.
 func outsideTurns(c *store.Record) bool {
 	switch c.Reason {
 	case store.ReasonManual, store.ReasonRewind, store.ReasonCommit:
 		return true
 	}
-	return false
+	return c.Prompt != ""
 }
 
 // changeWord names a change as the JSON of a turn's changes counts it.
