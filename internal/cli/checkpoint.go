@@ -12,6 +12,7 @@ type checkpointCLI struct {
 	Create    createCmd    `cmd:"" default:"withargs" help:"Take a checkpoint now (the default command)."`
 	List      listCmd      `cmd:"" help:"List checkpoints, newest first."`
 	Show      showCmd      `cmd:"" help:"Show one checkpoint's record."`
+	Log       logCmd       `cmd:"" help:"List turns, newest first: prompt, changes, checkpoints."`
 	Diff      diffCmd      `cmd:"" help:"Show what changed between a checkpoint and the working tree or another checkpoint."`
 	Status    statusCmd    `cmd:"" help:"Show the store, counts and any interrupted rewind."`
 	Run       runCmd       `cmd:"" help:"Checkpoint, run a program, checkpoint again; exit with its status."`

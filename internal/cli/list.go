@@ -7,11 +7,12 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
 type listCmd struct {
 	Count   int    `short:"n" default:"20" placeholder:"N" help:"Show at most N checkpoints."`
-	Session string `placeholder:"S" help:"Only checkpoints of agent session S."`
+	Session string `placeholder:"S" help:"Only checkpoints of agent session S (an id or a unique prefix)."`
 	All     bool   `help:"Show every checkpoint, not just the newest N."`
 }
 
@@ -28,12 +29,16 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	session, err := turns.MatchSession(j, c.Session)
+	if err != nil {
+		return err
+	}
 	var recs []*store.Record
 	for _, r := range slices.Backward(j.Checkpoints()) {
 		if refs[r.N] != r.Commit && j.Pruned(r.ID) {
 			continue
 		}
-		if c.Session != "" && r.Session != c.Session {
+		if c.Session != "" && (session == "" || r.Session != session) {
 			continue
 		}
 		if !c.All && len(recs) == c.Count {
@@ -56,9 +61,13 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return nil
 	}
 	now := sys.Now()
+	starts := turns.Starts(j)
 	rows := [][]string{{"ID", "AGE", "REASON", "TURN", "SESSION", "CHANGES", "LABEL"}}
 	for _, r := range recs {
 		label := fault.Quote(r.Label)
+		if t, ok := starts[r.ID]; ok {
+			label = withPrompt(label, r, t)
+		}
 		if refs[r.N] != r.Commit {
 			label = "(ref gone) " + label
 		}
@@ -78,23 +87,21 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	return nil
 }
 
-// table prints rows with columns padded to their widest cell.
-func (p *printer) table(rows [][]string) {
-	width := make([]int, len(rows[0]))
-	for _, row := range rows {
-		for i, cell := range row {
-			width[i] = max(width[i], len(cell))
-		}
+// withPrompt adds to a label the first line of the prompt of turn t, which
+// starts at r, so that a list says what was asked where it began: after
+// the turn's id when r is of another turn (or none: a manual checkpoint
+// that the turn's start reused), and not at all when the label says it
+// already (a run's command line).
+func withPrompt(label string, r *store.Record, t turns.Turn) string {
+	p := fault.Quote(turns.FirstLine(t.Prompt))
+	if p == "" || p == label {
+		return label
 	}
-	for _, row := range rows {
-		var b strings.Builder
-		for i, cell := range row {
-			if i == len(row)-1 {
-				b.WriteString(cell)
-				break
-			}
-			b.WriteString(cell + strings.Repeat(" ", width[i]-len(cell)+2))
-		}
-		p.Printf("%s\n", strings.TrimRight(b.String(), " "))
+	if t.ID != r.Turn {
+		p = t.ID + ": " + p
 	}
+	if label == "" {
+		return p
+	}
+	return label + "; " + p
 }

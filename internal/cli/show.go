@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -26,11 +28,71 @@ func (c *showCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	turn, err := s.startedTurn(ctx, j, r, c.ID)
+	if err != nil {
+		return err
+	}
 	if s.out.json {
-		return s.out.JSON(r)
+		return s.out.JSON(struct {
+			*store.Record
+			StartsTurn *turns.Entry `json:"starts_turn,omitempty"`
+		}{r, turn})
 	}
 	s.printRecord(r)
+	if turn != nil {
+		s.printTurn(turn)
+	}
 	return nil
+}
+
+// startedTurn is the turn a checkpoint started, as the log has it: the
+// one id names when it is t<n>, else the one the checkpoint started, if
+// any. A turn is the unit people think in, so showing its start shows it.
+func (s *session) startedTurn(ctx context.Context, j *store.Journal, r *store.Record, id string) (*turns.Entry, error) {
+	if !strings.HasPrefix(id, "t") {
+		t, ok := turns.Starts(j)[r.ID]
+		if !ok {
+			return nil, nil
+		}
+		id = t.ID
+	}
+	return turns.Find(ctx, s.git, j, id)
+}
+
+// printTurn prints a turn under the record of its start: who, when, its
+// checkpoints, what it changed, and its prompt whole, as recorded.
+func (s *session) printTurn(e *turns.Entry) {
+	t := e.Turn
+	field := func(k, v string) {
+		if v != "" {
+			s.out.Printf("%-11s %s\n", k, v)
+		}
+	}
+	s.out.Printf("\nturn %s\n", s.out.Paint("bold", t.ID))
+	field("agent", t.Agent)
+	field("session", t.Session)
+	field("started", t.StartedAt.Local().Format(time.RFC3339)+" ("+age(s.sys.Now(), t.StartedAt)+")")
+	if !t.EndedAt.IsZero() {
+		field("ended", t.EndedAt.Local().Format(time.RFC3339)+" ("+age(s.sys.Now(), t.EndedAt)+")")
+	}
+	start, end, _ := strings.Cut(span(*e), "..")
+	field("start", start)
+	field("end", end)
+	if e.Changes != nil {
+		field("changes", changes(*e.Changes))
+	}
+	for _, f := range e.Files {
+		field("file", strings.ToUpper(f.Change[:1])+" "+fault.Quote(f.Path))
+	}
+	if t.Prompt == "" {
+		field("prompt", "(not recorded)")
+		return
+	}
+	key := "prompt"
+	for line := range strings.Lines(t.Prompt) {
+		s.out.Printf("%s\n", strings.TrimRight(fmt.Sprintf("%-11s %s", key, fault.Quote(strings.TrimRight(line, "\r\n"))), " "))
+		key = ""
+	}
 }
 
 func (s *session) printRecord(r *store.Record) {

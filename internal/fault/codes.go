@@ -28,6 +28,7 @@ const (
 	InvalidUsage                Code = "invalid.usage"                 // flags that mean nothing together
 	InvalidAborted              Code = "invalid.aborted"               // the person answered no
 	InvalidAmbiguousID          Code = "invalid.ambiguous_id"          // a commit prefix that names several checkpoints
+	InvalidAmbiguousSession     Code = "invalid.ambiguous_session"     // a session prefix that names several sessions
 	InvalidCheckpointID         Code = "invalid.checkpoint_id"         // an argument without a checkpoint id's syntax
 	InvalidConfig               Code = "invalid.config"                // a checkpoint.* setting that does not parse
 	InvalidConfirmationRequired Code = "invalid.confirmation_required" // a rewind without a terminal, --yes or --plan

@@ -98,6 +98,11 @@ func resolveReversal(j *store.Journal, refs map[int]string, req Request) (*Rever
 	if err != nil {
 		return nil, err
 	}
+	if session == "" {
+		return nil, fault.New(fault.NotFoundCheckpoint, "no session %s", fault.Quote(req.Session)).
+			WithHint("'git checkpoint log' shows the sessions of the turns").
+			WithData(map[string]string{"session": req.Session})
+	}
 	rv := &Reversal{Session: session}
 	hist := turns.History(j)
 	for i := len(hist) - 1; i >= 0; i-- {

@@ -106,3 +106,20 @@ func Counts(entries []git.DiffEntry) store.Changes {
 	}
 	return c
 }
+
+// Starts maps each checkpoint a turn started at to that turn, so that a
+// view of checkpoints can name what was asked where it began. A
+// checkpoint that ended one turn and, nothing having changed, started the
+// next maps to the next; one that started several turns maps to the first.
+func Starts(j *store.Journal) map[string]Turn {
+	out := map[string]Turn{}
+	for _, t := range History(j) {
+		if t.Start == nil {
+			continue
+		}
+		if _, ok := out[t.Start.ID]; !ok || t.ID == t.Start.Turn {
+			out[t.Start.ID] = t
+		}
+	}
+	return out
+}

@@ -8,32 +8,35 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
-// MatchSession finds the session s names: a session id of the journal, or
-// the unique one it is a prefix of (agents' ids are long uuids, which
-// nobody types whole). An exact id wins over longer ones it starts.
+// MatchSession finds the session a person means by s: a session id the
+// journal records, or a unique prefix of one (sessions are long ids, and
+// the lists print their first eight characters). It returns "" when no
+// session matches, and an error when the prefix names several, so that a
+// filter never quietly takes one of them for the person.
 func MatchSession(j *store.Journal, s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
 	var found []string
 	for _, ev := range j.All() {
 		c := ev.Checkpoint
-		if c == nil || c.Session == "" || slices.Contains(found, c.Session) {
+		if c == nil || c.Session == "" {
 			continue
 		}
 		if c.Session == s {
 			return s, nil
 		}
-		if s != "" && strings.HasPrefix(c.Session, s) {
+		if strings.HasPrefix(c.Session, s) && !slices.Contains(found, c.Session) {
 			found = append(found, c.Session)
 		}
 	}
-	switch {
-	case len(found) > 1:
-		return "", fault.New(fault.InvalidAmbiguousID, "%s is the start of %d sessions", fault.Quote(s), len(found)).
-			WithHint("give more of its id; 'git checkpoint list' shows the sessions").
-			WithData(map[string]any{"session": s, "sessions": found})
-	case len(found) == 0:
-		return "", fault.New(fault.NotFoundCheckpoint, "no session %s", fault.Quote(s)).
-			WithHint("'git checkpoint list' shows the sessions of the checkpoints").
-			WithData(map[string]string{"session": s})
+	switch len(found) {
+	case 0:
+		return "", nil
+	case 1:
+		return found[0], nil
 	}
-	return found[0], nil
+	return "", fault.New(fault.InvalidAmbiguousSession, "%s names %d sessions", fault.Quote(s), len(found)).
+		WithHint("give more of the session id: " + strings.Join(found, ", ")).
+		WithData(map[string]any{"session": s, "sessions": found})
 }

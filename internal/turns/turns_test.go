@@ -231,16 +231,20 @@ func TestWindowsBetween(t *testing.T) {
 	}
 }
 
-func TestMatchSession(t *testing.T) {
+// TestMatchSessionExactWins: an exact id is that session even when it
+// starts longer ones; a prefix of several is an error.
+func TestMatchSessionExactWins(t *testing.T) {
 	j := journal(
 		rec{"k1", "turn_start", "t1", "abc-1", nil},
 		rec{"k2", "turn_start", "t2", "abc-2", nil},
 		rec{"k3", "turn_start", "t3", "abc", nil},
 	)
-	for in, want := range map[string]string{"abc-1": "abc-1", "abc-2": "abc-2", "abc": "abc", "abc-": "", "x": "", "": ""} {
-		got, err := MatchSession(j, in)
-		if got != want || (want == "") != (err != nil) {
+	for in, want := range map[string]string{"abc-1": "abc-1", "abc-2": "abc-2", "abc": "abc"} {
+		if got, err := MatchSession(j, in); got != want || err != nil {
 			t.Errorf("MatchSession(%q) = %q, %v; want %q", in, got, err, want)
 		}
+	}
+	if got, err := MatchSession(j, "abc-"); err == nil {
+		t.Errorf("MatchSession of a prefix of two sessions = %q, want an error", got)
 	}
 }
