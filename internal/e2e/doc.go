@@ -13,7 +13,9 @@
 // accepts, and that the agent's model hears about the rewind in its next
 // request. Two more turns end the story, the first ending with a call of
 // the agent's file-writing tool and the second running a command: a bare
-// `git rewind` then undoes the second turn alone.
+// `git rewind` then undoes the second turn alone. With Claude Code, two
+// prompts are also read back as turns: `git checkpoint log` lists both
+// prompts, and `git rewind --only t1` takes out the first turn alone.
 //
 // The package has tests only. They skip when node or npm is missing (the
 // agents cannot run); everywhere else they run, one agent at a time.
