@@ -63,11 +63,7 @@ func (s *session) startedTurn(ctx context.Context, j *store.Journal, r *store.Re
 // checkpoints, what it changed, and its prompt whole, as recorded.
 func (s *session) printTurn(e *turns.Entry) {
 	t := e.Turn
-	field := func(k, v string) {
-		if v != "" {
-			s.out.Printf("%-11s %s\n", k, v)
-		}
-	}
+	field := s.field
 	s.out.Printf("\nturn %s\n", s.out.Paint("bold", t.ID))
 	field("agent", t.Agent)
 	field("session", t.Session)
@@ -95,12 +91,15 @@ func (s *session) printTurn(e *turns.Entry) {
 	}
 }
 
-func (s *session) printRecord(r *store.Record) {
-	field := func(k, v string) {
-		if v != "" {
-			s.out.Printf("%-11s %s\n", k, v)
-		}
+// field prints one "key value" line of show, when there is a value.
+func (s *session) field(k, v string) {
+	if v != "" {
+		s.out.Printf("%-11s %s\n", k, v)
 	}
+}
+
+func (s *session) printRecord(r *store.Record) {
+	field := s.field
 	s.out.Printf("checkpoint %s\n", s.out.Paint("bold", r.ID))
 	field("commit", r.Commit)
 	field("tree", r.Tree)

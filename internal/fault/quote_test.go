@@ -28,3 +28,18 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestQuoteList(t *testing.T) {
+	for _, tc := range []struct {
+		paths []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"a", "new\nline"}, `a, "new\nline"`},
+		{[]string{"a", "b", "c", "d"}, "a, b, c and 1 more"},
+	} {
+		if got := QuoteList(tc.paths, 3); got != tc.want {
+			t.Errorf("QuoteList(%q, 3) = %q, want %q", tc.paths, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package fault
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Plural picks the word for n things, for messages that count.
 func Plural(n int, one, many string) string {
@@ -26,4 +29,18 @@ func ShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// QuoteList names paths for a message: the first most of them, quoted
+// where they need it, then how many more there are.
+func QuoteList(paths []string, most int) string {
+	shown := make([]string, 0, most)
+	for _, p := range paths[:min(len(paths), most)] {
+		shown = append(shown, Quote(p))
+	}
+	list := strings.Join(shown, ", ")
+	if len(paths) > len(shown) {
+		list += fmt.Sprintf(" and %d more", len(paths)-len(shown))
+	}
+	return list
 }

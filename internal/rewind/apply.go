@@ -208,22 +208,11 @@ func (r *Rewinder) verify(ctx context.Context, pr *Prepared, afterRec *store.Rec
 // rawDiffers lists the planned paths not kept raw alike in the tree after
 // the rewind (overlay afterRaw) and in the target.
 func (r *Rewinder) rawDiffers(ctx context.Context, pr *Prepared, afterRaw string) ([]string, error) {
-	entries := func(tree string) (map[string]git.TreeEntry, error) {
-		m := map[string]git.TreeEntry{}
-		if tree == "" {
-			return m, nil
-		}
-		list, err := r.Git.LsTree(ctx, tree, git.LsTreeOptions{Recursive: true})
-		for _, e := range list {
-			m[e.Path] = e
-		}
-		return m, err
-	}
-	got, err := entries(afterRaw)
+	got, err := r.treeEntries(ctx, afterRaw)
 	if err != nil {
 		return nil, err
 	}
-	want, err := entries(pr.Target.Raw)
+	want, err := r.treeEntries(ctx, pr.Target.Raw)
 	if err != nil {
 		return nil, err
 	}
@@ -234,6 +223,20 @@ func (r *Rewinder) rawDiffers(ctx context.Context, pr *Prepared, afterRaw string
 		}
 	}
 	return differ, nil
+}
+
+// treeEntries lists the blobs of tree (a raw overlay, or "" for none) by
+// path.
+func (r *Rewinder) treeEntries(ctx context.Context, tree string) (map[string]git.TreeEntry, error) {
+	m := map[string]git.TreeEntry{}
+	if tree == "" {
+		return m, nil
+	}
+	list, err := r.Git.LsTree(ctx, tree, git.LsTreeOptions{Recursive: true})
+	for _, e := range list {
+		m[e.Path] = e
+	}
+	return m, err
 }
 
 // changedPaths lists the paths that differ between two trees.

@@ -237,14 +237,7 @@ func under(p string, paths []string) bool {
 // merge: nothing is changed, and the hint names the paths of the step that
 // would reverse cleanly, for a reversal of just those.
 func (r *Rewinder) revertConflicts(ctx context.Context, pr *Prepared, st Step, conflicts []string) error {
-	shown := make([]string, 0, 10)
-	for _, p := range conflicts[:min(len(conflicts), 10)] {
-		shown = append(shown, fault.Quote(p))
-	}
-	list := strings.Join(shown, ", ")
-	if len(conflicts) > len(shown) {
-		list += fmt.Sprintf(" and %d more", len(conflicts)-len(shown))
-	}
+	list := fault.QuoteList(conflicts, 10)
 	changed, err := r.changedPaths(ctx, st.from.Tree, st.to.Tree)
 	if err != nil {
 		return err
@@ -297,22 +290,11 @@ func (r *Rewinder) reverseRaw(ctx context.Context, before, after, rawBefore stri
 	if err != nil || len(changed) == 0 {
 		return rawBefore, err
 	}
-	list := func(tree string) (map[string]git.TreeEntry, error) {
-		m := map[string]git.TreeEntry{}
-		if tree == "" {
-			return m, nil
-		}
-		entries, err := r.Git.LsTree(ctx, tree, git.LsTreeOptions{Recursive: true})
-		for _, e := range entries {
-			m[e.Path] = e
-		}
-		return m, err
-	}
-	cur, err := list(rawBefore)
+	cur, err := r.treeEntries(ctx, rawBefore)
 	if err != nil {
 		return "", err
 	}
-	startRaw, err := list(start.Raw)
+	startRaw, err := r.treeEntries(ctx, start.Raw)
 	if err != nil {
 		return "", err
 	}

@@ -1,9 +1,6 @@
 package rewind
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
@@ -34,14 +31,7 @@ func (pr *Prepared) OutsideEdits() error {
 		return nil
 	}
 	id := pr.Again()
-	shown := make([]string, 0, 10)
-	for _, p := range paths[:min(len(paths), 10)] {
-		shown = append(shown, fault.Quote(p))
-	}
-	list := strings.Join(shown, ", ")
-	if len(paths) > len(shown) {
-		list += fmt.Sprintf(" and %d more", len(paths)-len(shown))
-	}
+	list := fault.QuoteList(paths, 10)
 	return fault.New(fault.ConflictOutsideEdits, "%d %s changed outside agent turns: %s",
 		len(paths), fault.Plural(len(paths), "path", "paths"), list).
 		WithHint("keep them as they are: git rewind "+id+" --outside=keep",
