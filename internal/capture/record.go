@@ -151,20 +151,9 @@ func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []
 
 // countChanges compares two trees by name and status.
 func (c *Capturer) countChanges(ctx context.Context, from, to string) (store.Changes, error) {
-	var ch store.Changes
 	diff, err := c.Git.DiffTree(ctx, from, to, git.DiffTreeOptions{Format: git.DiffNameStatus})
 	if err != nil {
-		return ch, fault.Wrap(err, fault.FailedGit, "cannot compare checkpoints")
+		return store.Changes{}, fault.Wrap(err, fault.FailedGit, "cannot compare checkpoints")
 	}
-	for _, e := range diff {
-		switch e.Status {
-		case "A":
-			ch.Added++
-		case "D":
-			ch.Deleted++
-		default:
-			ch.Modified++
-		}
-	}
-	return ch, nil
+	return store.Count(diff), nil
 }

@@ -3,7 +3,11 @@
 // and rewind), and the lock that serializes writers of one working tree.
 package store
 
-import "time"
+import (
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
 
 // Record is one checkpoint as the journal records it and as --json prints
 // it. Field names are part of the stable JSON contract.
@@ -59,6 +63,23 @@ type Changes struct {
 	Modified int `json:"modified"`
 	Added    int `json:"added"`
 	Deleted  int `json:"deleted"`
+}
+
+// Count counts a diff of two trees as a checkpoint's changes are counted:
+// a path added, deleted, or changed in any other way (content, mode, type).
+func Count(diff []git.DiffEntry) Changes {
+	var c Changes
+	for _, e := range diff {
+		switch e.Status {
+		case "A":
+			c.Added++
+		case "D":
+			c.Deleted++
+		default:
+			c.Modified++
+		}
+	}
+	return c
 }
 
 // Skip reasons.

@@ -91,22 +91,6 @@ func Diff(ctx context.Context, r *git.Runner, ts []Turn) ([][]git.DiffEntry, err
 	return out, nil
 }
 
-// Counts sums a turn's changes as a checkpoint's are counted.
-func Counts(entries []git.DiffEntry) store.Changes {
-	var c store.Changes
-	for _, e := range entries {
-		switch e.Status {
-		case "A":
-			c.Added++
-		case "D":
-			c.Deleted++
-		default:
-			c.Modified++
-		}
-	}
-	return c
-}
-
 // Starts maps each checkpoint a turn started at to that turn, so that a
 // view of checkpoints can name what was asked where it began. A
 // checkpoint that ended one turn and, nothing having changed, started the

@@ -71,7 +71,7 @@ func TestDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := Counts(diffs[0]); c != (store.Changes{Modified: 1, Added: 1, Deleted: 1}) {
+	if c := store.Count(diffs[0]); c != (store.Changes{Modified: 1, Added: 1, Deleted: 1}) {
 		t.Errorf("t1 changes %+v, want 1 of each", c)
 	}
 	if len(diffs[1]) != 0 || len(diffs[2]) != 0 {

@@ -127,7 +127,7 @@ func entries(ctx context.Context, r *git.Runner, j *store.Journal, ts []Turn) ([
 		e := Entry{Turn: &ts[i]}
 		e.Running = ts[i].End == nil && newest[ts[i].Session] == ts[i].ID
 		if sofar[i].Start != nil && sofar[i].End != nil {
-			c := Counts(diffs[i])
+			c := store.Count(diffs[i])
 			e.Changes = &c
 			for _, d := range diffs[i] {
 				e.Files = append(e.Files, File{Path: d.Path, Change: changeWord(d.Status)})
