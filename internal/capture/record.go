@@ -3,6 +3,7 @@ package capture
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -42,6 +43,7 @@ var identity = []string{
 // tree and HEAD equal the newest checkpoint's, in which case the reuse is
 // recorded (a turn boundary still happened) and no ref is made.
 func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) (*store.Record, error) {
+	started := time.Now()
 	var snap *Snapshot
 	var err error
 	if len(opts.Only) > 0 && len(opts.Only) <= MaxOnly {
@@ -49,10 +51,16 @@ func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) 
 	} else {
 		snap, err = c.Snapshot(ctx, j)
 	}
-	if err != nil {
-		return nil, err
+	if err == nil {
+		var rec *store.Record
+		if rec, err = c.Record(ctx, j, snap, opts); err == nil {
+			return rec, nil
+		}
 	}
-	return c.Record(ctx, j, snap, opts)
+	if fault.NoSpace(err) {
+		c.dropTempObjects(started)
+	}
+	return nil, err
 }
 
 // Record turns a snapshot into a checkpoint. The caller holds the lock.

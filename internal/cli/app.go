@@ -143,7 +143,7 @@ func report(prog string, g *Globals, sys *IO, err error) int {
 	if errors.As(err, &status) {
 		return status.Code
 	}
-	fe := fault.As(err)
+	fe := fault.As(fault.Explain(err))
 	if g.JSON {
 		writeError(sys.Stdout, fe)
 	}

@@ -87,7 +87,7 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	defer cancelAll()
 	if ev.Reason != "" && s.cfg.Enabled {
 		if err := h.captureLogged(ctx, s, ev, logf); err != nil {
-			failed("no checkpoint: %v", err)
+			failed("no checkpoint: %v", fault.Explain(err))
 		} else {
 			agents.Worked(s.store.Dir)
 		}

@@ -15,6 +15,9 @@ const (
 	FailedCommand              Code = "failed.command"                // git checkpoint run: the program did not run to its end
 	FailedCommandNotExecutable Code = "failed.command_not_executable" // the program is there but cannot be run (exit 126)
 	FailedCheckpointTooLarge   Code = "failed.checkpoint_too_large"   // new content over checkpoint.maxTotalBytes
+	FailedNoSpace              Code = "failed.no_space"               // the filesystem is full (or the quota used up)
+	FailedReadOnly             Code = "failed.read_only"              // the filesystem is mounted read-only
+	FailedPermission           Code = "failed.permission"             // the user may not write where the command must
 	FailedRewindPartial        Code = "failed.rewind_partial"         // a rewind failed and could not put every path back
 	FailedRewindUndone         Code = "failed.rewind_undone"          // a rewind failed and put every path back
 	FailedBisectGoodFails      Code = "failed.bisect_good_fails"      // bisect: CMD fails at the good end already

@@ -2,6 +2,7 @@ package fault
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 // nothing.
 //
 // ACTION is "error" (the default: the step fails as an I/O error would),
+// "enospc" (it fails as a write to a full disk would, with ENOSPC),
 // "kill" (the process kills itself with SIGKILL, as a crash or power loss
 // would) or "pause=FILE" (it creates FILE and waits until FILE is removed,
 // at most a minute, so that a test can change the tree at exactly that
@@ -55,6 +57,8 @@ func (f Failpoints) At(step string) error {
 		return nil
 	}
 	switch {
+	case action == "enospc":
+		return fmt.Errorf("injected failure at %s: %w", step, syscall.ENOSPC)
 	case action == "kill":
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	case strings.HasPrefix(action, "pause="):

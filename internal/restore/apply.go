@@ -37,12 +37,18 @@ type Applier struct {
 // paths. Files are staged first, so a crash leaves each path wholly old or
 // wholly new; if writing fails, what was written is put back from the
 // current tree (failed.rewind_undone) or, if that fails too,
-// failed.rewind_partial is returned.
+// failed.rewind_partial is returned. A failure before anything was written
+// (staging on a full disk) is failed.io: the tree is as it was.
 func (a *Applier) Apply(ctx context.Context, p *Plan, safetyID string) error {
 	done, err := a.write(ctx, p.Files, "")
 	a.done = done
 	if err == nil {
 		return nil
+	}
+	if len(done) == 0 {
+		// Staging, or the first deletion, failed: there is nothing to
+		// put back, and saying so tells the person the tree is as it was.
+		return fault.Wrap(err, fault.FailedIO, "the rewind stopped before it changed anything")
 	}
 	return a.Revert(ctx, safetyID, err)
 }
@@ -88,7 +94,7 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 		}
 	}
 	if err := a.stage(ctx, stage, writes); err != nil {
-		return nil, err
+		return nil, noSpace(stage, err)
 	}
 	if err := fail("staged"); err != nil {
 		return nil, err
