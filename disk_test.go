@@ -267,3 +267,38 @@ func TestFullDisk(t *testing.T) {
 	})
 	t.Logf("failures: %d (full disk: capture, hook twice, staging; ENOSPC injected at rename-1), the disk filled with %d KiB", injected, filled)
 }
+
+// TestReadOnlyFilesystem: with the repository's filesystem remounted
+// read-only, a capture and a rewind fail saying so before anything
+// changed, and a hook exits 0 and prints nothing (its failure cannot be
+// recorded: the store is on that filesystem too).
+func TestReadOnlyFilesystem(t *testing.T) {
+	env := gitEnv(t, "CLAUDE_PROJECT_DIR=")
+	mnt := smallDisk(t, "4m")
+	dir := filepath.Join(mnt, "tree")
+	writeFile(t, filepath.Join(dir, "a.txt"), "a\n", 0o644)
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	must(t, 0, dir, env, "git", "checkpoint", "-m", "start")
+	writeFile(t, filepath.Join(dir, "a.txt"), "changed\n", 0o644)
+	remount := func(mode string) {
+		if out, err := exec.Command("mount", "-o", "remount,"+mode, mnt).CombinedOutput(); err != nil {
+			t.Fatalf("remount %s: %v: %s", mode, err, out)
+		}
+	}
+	remount("ro")
+	defer remount("rw")
+	tree := manifest(t, dir)
+	for _, args := range [][]string{{"checkpoint"}, {"rewind", "k1", "--yes"}} {
+		r := must(t, 1, dir, env, "git", args...)
+		if !strings.Contains(r.stderr, ": error: the filesystem is read-only: ") || !strings.Contains(r.stderr, "\nhint: remount it read-write") {
+			t.Errorf("git %s said:\n%s", strings.Join(args, " "), r.stderr)
+		}
+	}
+	if r := hook(t, env, dir, "Stop"); r.code != 0 || r.stdout != "" || r.stderr != "" {
+		t.Errorf("the hook did not fail open: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	sameTree(t, "the tree on a read-only filesystem", tree, manifest(t, dir))
+	remount("rw")
+	must(t, 0, dir, env, "git", "rewind", "k1", "--yes")
+	must(t, 0, dir, env, "git", "checkpoint", "doctor")
+}
