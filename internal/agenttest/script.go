@@ -36,6 +36,11 @@ type Script struct {
 type Step struct {
 	Text  string
 	Calls []Call
+	// Wait, when set, is called before the reply is sent, and the reply
+	// waits for it to return: a barrier that holds one agent at this step
+	// until another has got somewhere, so that two runs really overlap. It
+	// may be called again when the agent retries the request.
+	Wait func()
 }
 
 // Call is one tool call the model makes. Name is the agent's own tool name
@@ -58,7 +63,11 @@ func (s Script) step(steps []Step, i int) Step {
 	if i >= 0 && i < len(steps) && (steps[i].Text != "" || len(steps[i].Calls) > 0) {
 		return steps[i]
 	}
-	return Say(s.finalText())
+	final := Say(s.finalText())
+	if i >= 0 && i < len(steps) {
+		final.Wait = steps[i].Wait
+	}
+	return final
 }
 
 func (s Script) finalText() string {

@@ -57,6 +57,10 @@ func (b *bed) cases() []benchCase {
 			setup:    func(r int) error { return b.sync(r, b.edit(r, b.pick(r, 1, 104729))...) },
 			run:      b.toolCapture,
 			teardown: b.checkCaptured},
+		{key: "burst", label: fmt.Sprintf("%d per-tool captures at once (%s), until all exit", burstCalls, b.tool),
+			setup:    func(r int) error { return b.sync(r, b.create(r, burstCalls)...) },
+			run:      b.burst,
+			teardown: b.checkCaptured},
 		{key: "rewind100", label: "git rewind of 100 files",
 			setup:    func(r int) error { return b.sync(r, b.edit(r, b.spread(r, 100, 7))...) },
 			run:      b.rewind,
@@ -247,14 +251,7 @@ func (b *bed) fresh(int) (sample, error) {
 func (b *bed) toolCapture(int) (sample, error) {
 	file := filepath.Join(b.fx.dir, b.edited[0])
 	if b.tool == "hook" {
-		payload, _ := json.Marshal(map[string]any{
-			"session_id": "bench-session", "transcript_path": filepath.Join(b.scratch, "transcript.jsonl"),
-			"cwd": b.fx.dir, "hook_event_name": "PostToolUse", "tool_name": "Write",
-			"tool_input":    map[string]any{"file_path": file, "content": "x"},
-			"tool_response": map[string]any{"type": "update", "filePath": file},
-			"tool_use_id":   "toolu_bench",
-		})
-		return b.timed([]string{"CLAUDE_PROJECT_DIR=" + b.fx.dir}, payload, "git", "checkpoint", "hook", "claude")
+		return b.timed([]string{"CLAUDE_PROJECT_DIR=" + b.fx.dir}, b.writePayload("bench-session", file, "update"), "git", "checkpoint", "hook", "claude")
 	}
 	return b.timed(nil, nil, "git", "checkpoint", "--changed", file)
 }
