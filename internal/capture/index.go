@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
@@ -101,13 +102,23 @@ func (c *Capturer) loadState() *indexState {
 // reports the changes it took in, and the next capture would claim the old
 // tree. With no tree, the next capture writes it from the private index.
 // st itself keeps its values, for the run that goes on.
+//
+// This one write is synced (data, then the directory after the rename)
+// before git changes the private index: after a power loss the private
+// index may be new only if this state is on disk. The other state writes
+// need no sync: a state newer than the private index names a tree whose
+// changes the next scan finds again.
 func (c *Capturer) forget(st *indexState) error {
 	if st.Tree == "" && st.Result == "" && len(st.Pending) == 0 {
 		return nil
 	}
 	blank := *st
 	blank.Tree, blank.Result, blank.Pending = "", "", nil
-	if err := c.saveState(&blank); err != nil {
+	b, err := json.Marshal(&blank)
+	if err == nil {
+		err = durable.WriteFile(c.Store.Path("index.state"), b)
+	}
+	if err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot save the private index state")
 	}
 	return nil
@@ -228,6 +239,13 @@ func copyKeepMtime(src, dst string) error {
 		return err
 	}
 	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	// Synced before the rename: a seeded private index that came back
+	// empty or torn after a power loss would make git refuse every
+	// capture. Seeding is rare (the real index's entries changed).
+	if err := durable.Datasync(out); err != nil {
 		out.Close()
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
@@ -96,6 +97,17 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 	if err := a.stage(ctx, stage, writes); err != nil {
 		return nil, noSpace(stage, err)
 	}
+	if len(writes) > 0 {
+		// The staged files reach the disk before the first of them is
+		// renamed into the tree: a rename that outlived a power loss
+		// while its file's data did not would leave the path neither old
+		// nor new. Staging is on the tree's filesystem (renames need it),
+		// so one syncfs covers every file, where an fsync each would cost
+		// a disk flush per file.
+		if err := durable.SyncFS(stage); err != nil {
+			return nil, fmt.Errorf("cannot sync the staged files: %w", err)
+		}
+	}
 	if err := fail("staged"); err != nil {
 		return nil, err
 	}
@@ -107,7 +119,7 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 
 	// Deepest first, so a directory's files go before the directory.
 	slices.SortFunc(deletes, func(x, y File) int { return depth(y.Path) - depth(x.Path) })
-	emptied := map[string]bool{}
+	emptied, dirs := map[string]bool{}, touched{}
 	for i, f := range deletes {
 		if err := fail("delete-" + strconv.Itoa(i)); err != nil {
 			return done, err
@@ -118,16 +130,17 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 			return done, fmt.Errorf("cannot delete %s: %w", f.Path, err)
 		}
 		done = append(done, f)
+		dirs.add(f.Path)
 		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
 			emptied[d] = true
 		}
 	}
-	dirs := make([]string, 0, len(emptied))
+	gone := make([]string, 0, len(emptied))
 	for d := range emptied {
-		dirs = append(dirs, d)
+		gone = append(gone, d)
 	}
-	slices.SortFunc(dirs, func(x, y string) int { return depth(y) - depth(x) })
-	for _, d := range dirs {
+	slices.SortFunc(gone, func(x, y string) int { return depth(y) - depth(x) })
+	for _, d := range gone {
 		removeEmptyDir(root, d)
 	}
 	if err := fail("deleted"); err != nil {
@@ -144,6 +157,10 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 			return done, fmt.Errorf("cannot write %s: %w", f.Path, err)
 		}
 		done = append(done, f)
+		dirs.add(f.Path)
+	}
+	if err := dirs.sync(root); err != nil {
+		return done, fmt.Errorf("cannot sync the directories written: %w", err)
 	}
 	return done, fail("renamed")
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 )
 
@@ -83,6 +84,11 @@ func (s *Store) Compact(j *Journal) (dropped int, err error) {
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return 0, fault.Wrap(err, fault.FailedIO, "cannot replace the journal by its compacted copy")
+	}
+	// The rename reaches the disk before the head names the new
+	// journal's last line (and before anything is appended to it).
+	if err := durable.SyncDir(s.Dir); err != nil {
+		return 0, fault.Wrap(err, fault.FailedIO, "cannot sync the journal's directory")
 	}
 	if err := writeHead(path, fresh); err != nil {
 		return 0, fault.Wrap(err, fault.FailedIO, "cannot write the journal's head")

@@ -10,9 +10,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 )
 
 // Event types in the journal.
@@ -401,16 +404,22 @@ func (j *Journal) replaced(head string) bool {
 	return c != nil && c.Replaced != "" && c.Replaced == strings.TrimSpace(head)
 }
 
-// appendJournal writes ev as one line, chained to the last, and fsyncs it
-// before returning: a checkpoint is not reported until its record is on
-// disk.
+// appendJournal writes ev as one line, chained to the last, and syncs it
+// before returning: a checkpoint is not reported, and a rewind touches no
+// file, until its line is on disk. fdatasync is enough for an appended
+// line (it flushes the new size, not the times); the directory is synced
+// too when the line created the file.
 func appendJournal(path string, j *Journal, ev Event) error {
 	ev.Prev = j.last
 	line, err := json.Marshal(ev)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	created := errors.Is(err, fs.ErrNotExist)
+	if created {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	}
 	if err != nil {
 		return err
 	}
@@ -418,12 +427,17 @@ func appendJournal(path string, j *Journal, ev Event) error {
 		f.Close()
 		return err
 	}
-	if err := f.Sync(); err != nil {
+	if err := durable.Datasync(f); err != nil {
 		f.Close()
 		return err
 	}
 	if err := f.Close(); err != nil {
 		return err
+	}
+	if created {
+		if err := durable.SyncDir(filepath.Dir(path)); err != nil {
+			return err
+		}
 	}
 	j.add(line, ev)
 	j.Missing = false

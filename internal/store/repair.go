@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 )
 
@@ -95,6 +96,11 @@ func (s *Store) Rebuild(j *Journal) (aside string, err error) {
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		return "", fault.Wrap(err, fault.FailedIO, "cannot replace the damaged journal")
+	}
+	// The rename reaches the disk before the head names the new
+	// journal's last line (and before anything is appended to it).
+	if err := durable.SyncDir(s.Dir); err != nil {
+		return "", fault.Wrap(err, fault.FailedIO, "cannot sync the journal's directory")
 	}
 	if err := writeHead(path, fresh); err != nil {
 		return "", fault.Wrap(err, fault.FailedIO, "cannot write the journal's head")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
@@ -81,8 +82,23 @@ func (s *Store) Ref(n int) string { return s.RefPrefix + strconv.Itoa(n) }
 // CreateRef points checkpoint n's ref at commit, failing if the ref already
 // exists: ids are never reused, and a crash between ref and journal is
 // found this way and repaired by Adopt.
+//
+// Then it syncs the repository's filesystem: git writes loose objects, the
+// private index and refs without an fsync, and the journal line that
+// follows must not reach the disk before them. One syncfs covers them all;
+// a power loss before it leaves at most a ref without a record, which
+// Adopt repairs, never a record naming a ref or objects that are gone.
 func (s *Store) CreateRef(ctx context.Context, n int, commit string) error {
-	return s.Git.UpdateRef(ctx, git.RefUpdate{Ref: s.Ref(n), New: commit, Create: true, NoDeref: true})
+	if err := s.Git.UpdateRef(ctx, git.RefUpdate{Ref: s.Ref(n), New: commit, Create: true, NoDeref: true}); err != nil {
+		return err
+	}
+	if err := s.Init(); err != nil { // the state directory is on that filesystem
+		return err
+	}
+	if err := durable.SyncFS(s.Dir); err != nil {
+		return fault.Wrap(err, fault.FailedIO, "cannot sync the new checkpoint to disk")
+	}
+	return nil
 }
 
 // Refs lists this working tree's checkpoint refs: number to commit.

@@ -1,0 +1,133 @@
+package checkpoint_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRewindSyncOrder traces the system calls of a rewind and checks the
+// order that makes it safe against a power loss, not only a crash of the
+// process (docs/fault-safety.md, "Power loss"): the safety checkpoint's ref
+// and objects, then its journal line, are on disk before rewind_started;
+// rewind_started is on disk before the tree is touched; the staged files
+// are on disk (one syncfs) before the first of them is renamed into the
+// tree; and every directory of the tree whose entries changed is synced
+// before rewind_ended.
+func TestRewindSyncOrder(t *testing.T) {
+	env := gitEnv(t)
+	dir := filepath.Join(t.TempDir(), "tree")
+	for i := 0; i < 5; i++ {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("a/f%d.txt", i)), fmt.Sprintf("a %d\n", i), 0o644)
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("b/c/g%d.txt", i)), fmt.Sprintf("b %d\n", i), 0o644)
+	}
+	writeFile(t, filepath.Join(dir, "top.txt"), "top\n", 0o644)
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	must(t, 0, dir, env, "git", "checkpoint", "-m", "start")
+	for i := 0; i < 5; i++ {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("a/f%d.txt", i)), fmt.Sprintf("a %d changed\n", i), 0o644)
+	}
+	os.RemoveAll(filepath.Join(dir, "b"))
+	writeFile(t, filepath.Join(dir, "top.txt"), "top changed\n", 0o644)
+	writeFile(t, filepath.Join(dir, "new/n.txt"), "new\n", 0o644)
+	tree, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := traced(t, dir, env, "git", "rewind", "k1", "--yes")
+
+	safety := refThenJournal(t, calls, 0, "refs/checkpoints/main/2")
+	started := find(calls, 0, journalWrite("rewind_started"))
+	if started < safety {
+		t.Fatalf("rewind_started (call %d) is written before the safety checkpoint is on disk (call %d)", started, safety)
+	}
+	startedSync := find(calls, started, journalSync)
+	inTree := func(d string) bool {
+		return (d == tree || strings.HasPrefix(d, tree+"/")) && d != tree+"/.git" && !strings.HasPrefix(d, tree+"/.git/")
+	}
+	intoTree := func(c call) bool {
+		d, _ := renameTo(c)
+		return isRename(c) && inTree(d) && strings.Contains(renameFrom(c), "/staging/rewind-")
+	}
+	touches := func(c call) bool { return intoTree(c) || c.name == "unlinkat" && inTree(c.fdPath(0)) }
+	first := find(calls, 0, touches)
+	if first < 0 {
+		t.Fatal("the trace shows no rename into the tree and no deletion")
+	}
+	if startedSync < 0 || startedSync > first {
+		t.Fatalf("the tree is changed (call %d: %s) before rewind_started is synced (call %d)", first, calls[first].name, startedSync)
+	}
+
+	lastStaged := -1
+	for i, c := range calls {
+		if c.name == "openat" && strings.Contains(c.args, "O_CREAT") && strings.Contains(c.args, "/staging/rewind-") && i < find(calls, 0, intoTree) {
+			lastStaged = i
+		}
+	}
+	firstRename := find(calls, 0, intoTree)
+	if lastStaged < 0 {
+		t.Fatal("the trace shows no staged file")
+	}
+	if s := find(calls, lastStaged, func(c call) bool { return c.name == "syncfs" }); s < 0 || s > firstRename {
+		t.Fatalf("a staged file is renamed into the tree (call %d: %s) before the staged files are synced (syncfs at call %d, last staged file at %d)",
+			firstRename, calls[firstRename].args, s, lastStaged)
+	}
+
+	ended := find(calls, first, journalWrite("rewind_ended"))
+	if ended < 0 {
+		t.Fatal("no rewind_ended line")
+	}
+	changed := map[string]int{} // directory: index of its last change
+	for i, c := range calls[:ended] {
+		switch {
+		case intoTree(c):
+			d, _ := renameTo(c)
+			changed[d] = i
+		case c.name == "unlinkat" && inTree(c.fdPath(0)):
+			changed[c.fdPath(0)] = i
+		case c.name == "openat" && strings.Contains(c.args, "O_DIRECTORY") && inTree(c.fdPath(0)):
+			// opening a directory on the way changes nothing
+		}
+	}
+	var unsynced []string
+	for d, last := range changed {
+		if _, err := os.Stat(d); err != nil {
+			continue // removed: its parent's sync is what keeps that
+		}
+		if s := find(calls, last, func(c call) bool { return isSync(c) && c.fdPath(0) == d }); s < 0 || s > ended {
+			unsynced = append(unsynced, strings.TrimPrefix(d, tree))
+		}
+	}
+	if len(unsynced) > 0 {
+		t.Fatalf("directories of the tree changed and not synced before rewind_ended: %q", unsynced)
+	}
+}
+
+// TestCaptureSyncOrder traces a capture: the ref and the objects it names
+// reach the disk before the journal line that records the checkpoint (a
+// ref without a record is adopted; a record without its ref would be a
+// checkpoint lost), and a capture that finds nothing changed syncs nothing
+// but its journal line.
+func TestCaptureSyncOrder(t *testing.T) {
+	env := gitEnv(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a/one.txt"), "one\n", 0o644)
+	writeFile(t, filepath.Join(dir, "two.txt"), "two\n", 0o644)
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	must(t, 0, dir, env, "git", "checkpoint", "-m", "first")
+	writeFile(t, filepath.Join(dir, "two.txt"), "two changed\n", 0o644)
+
+	calls := traced(t, dir, env, "git", "checkpoint", "-m", "second")
+	refThenJournal(t, calls, 0, "refs/checkpoints/main/2")
+
+	calls = traced(t, dir, env, "git", "checkpoint")
+	if i := find(calls, 0, func(c call) bool { return c.name == "syncfs" }); i >= 0 {
+		t.Fatalf("a capture that changed nothing synced the filesystem (call %d)", i)
+	}
+	w := find(calls, 0, journalWrite("checkpoint"))
+	if w < 0 || find(calls, w, journalSync) < 0 {
+		t.Fatal("the reuse record is not written and synced")
+	}
+}
