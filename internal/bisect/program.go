@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 )
@@ -42,12 +43,17 @@ func (b *Bisector) interrupted() error {
 	}
 }
 
+// graceKill is how long CMD may outlive a signal passed on before its
+// process group is killed.
+const graceKill = 5 * time.Second
+
 // run runs argv in dir and returns its exit status as a shell reports it:
 // 127 when the program is not found, 126 when it cannot be executed,
 // 128+N when signal N killed it. It runs in a process group of its own
 // with no stdin: a signal sent to the bisect reaches it (and its
-// children) exactly once, passed on by run, whether it came from a
-// terminal's Ctrl-C or from kill; a second signal kills the group.
+// children), passed on by run, whether it came from a terminal's Ctrl-C
+// or from kill; again each second while CMD outlives it, and a second
+// signal, or graceKill, kills the group.
 func (b *Bisector) run(dir string, argv []string) (int, error) {
 	path, err := b.LookPath(argv[0], dir, getenv(b.Env, "PATH"))
 	if err != nil {
@@ -74,6 +80,12 @@ func (b *Bisector) run(dir string, argv []string) (int, error) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var stop *Interrupted
+	// again repeats a signal passed on that CMD outlived: a shell running
+	// `sh -c` catches SIGINT, and a child it is forking can take the
+	// signal in its handler, just before exec, and lose it. A second
+	// passes it on again; after graceKill the group is killed.
+	var again <-chan time.Time
+	repeats := 0
 	for {
 		select {
 		case sig := <-b.Signals:
@@ -85,8 +97,18 @@ func (b *Bisector) run(dir string, argv []string) (int, error) {
 				s = syscall.SIGKILL
 			} else {
 				stop = &Interrupted{Signal: s}
+				again = time.After(time.Second)
 			}
 			syscall.Kill(-cmd.Process.Pid, s)
+			continue
+		case <-again:
+			repeats++
+			s := stop.Signal
+			if repeats*int(time.Second) >= int(graceKill) {
+				s = syscall.SIGKILL
+			}
+			syscall.Kill(-cmd.Process.Pid, s)
+			again = time.After(time.Second)
 			continue
 		case <-done:
 		}
