@@ -214,6 +214,12 @@ func TestFullDisk(t *testing.T) {
 		if !strings.Contains(status, "2 hook calls took no checkpoint") || !strings.Contains(status, "no checkpoint: the disk is full: ") {
 			t.Errorf("status does not show the hook's failure:\n%s", status)
 		}
+		if !strings.Contains(status, "store FAIL   store: the filesystem of ") {
+			t.Errorf("status does not say the disk is all but full:\n%s", status)
+		}
+		if doc := must(t, 1, dir, env, "git", "checkpoint", "doctor").stdout; !strings.Contains(doc, "KiB free: captures and rewinds will fail") {
+			t.Errorf("doctor does not say the disk is all but full:\n%s", doc)
+		}
 	})
 
 	t.Run("rewind-staging", func(t *testing.T) {
@@ -296,6 +302,13 @@ func TestReadOnlyFilesystem(t *testing.T) {
 	}
 	if r := hook(t, env, dir, "Stop"); r.code != 0 || r.stdout != "" || r.stderr != "" {
 		t.Errorf("the hook did not fail open: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// The hook could not record its failure: status and doctor say why.
+	if st := must(t, 0, dir, env, "git", "checkpoint", "status").stdout; !strings.Contains(st, "store FAIL   store: ") || !strings.Contains(st, "is on a read-only filesystem") {
+		t.Errorf("status does not say the store is read-only:\n%s", st)
+	}
+	if doc := must(t, 1, dir, env, "git", "checkpoint", "doctor").stdout; !strings.Contains(doc, "fix: remount it read-write") {
+		t.Errorf("doctor does not say the store is read-only:\n%s", doc)
 	}
 	sameTree(t, "the tree on a read-only filesystem", tree, manifest(t, dir))
 	remount("rw")

@@ -32,6 +32,10 @@ type statusDoc struct {
 	// HookFailures, when hooks fail, counts the calls that took no
 	// checkpoint since the last one that did, with the last failure.
 	HookFailures *hookFailures `json:"hook_failures,omitempty"`
+	// StoreProblems say why no checkpoint can be written (a read-only
+	// filesystem, a store the user may not write, a full disk): hooks
+	// then fail without being able to record it.
+	StoreProblems []string `json:"store_problems,omitempty"`
 }
 
 type hookFailures struct {
@@ -74,10 +78,14 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if started, ended := j.LastRewind(); started != nil && !ended {
 		doc.Interrupted = started
 	}
-	if doc.Hooks = s.doctor().InstalledHooks(ctx); doc.Hooks == nil {
+	doc.HookFailures = s.hookFailures()
+	d := s.doctor()
+	if doc.Hooks = d.InstalledHooks(ctx); doc.Hooks == nil {
 		doc.Hooks = []string{}
 	}
-	doc.HookFailures = s.hookFailures()
+	for _, c := range d.StoreProblems() {
+		doc.StoreProblems = append(doc.StoreProblems, c.Message)
+	}
 	if s.out.json {
 		return s.out.JSON(doc)
 	}
@@ -100,6 +108,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if f := doc.HookFailures; f != nil {
 		s.out.Printf("%s %s (see %s)\n", s.out.Paint("red", "hooks FAIL  "), f.describe(sys.Now()),
 			fault.Quote(filepath.Join(s.store.Dir, "hook.log")))
+	}
+	for _, p := range doc.StoreProblems {
+		s.out.Printf("%s %s (run 'git checkpoint doctor')\n", s.out.Paint("red", "store FAIL  "), p)
 	}
 	if r := doc.Interrupted; r != nil {
 		s.out.Printf("%s  a rewind to %s was interrupted; undo it with 'git rewind --undo' (safety checkpoint %s)\n",

@@ -44,7 +44,7 @@ type Doctor struct {
 func (d *Doctor) Checks(ctx context.Context) ([]Check, error) {
 	checks := []Check{}
 	for _, f := range []func(context.Context) ([]Check, error){
-		d.checkGit, d.checkJournal, d.checkRewind, d.checkBisect, d.checkRemotes, d.checkHooks, d.checkHookFailures,
+		d.checkGit, d.checkStore, d.checkJournal, d.checkRewind, d.checkBisect, d.checkRemotes, d.checkHooks, d.checkHookFailures,
 	} {
 		cs, err := f(ctx)
 		if err != nil {
