@@ -86,13 +86,22 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		// Every name was outside the tree: nothing in it changed.
 		return &Snapshot{Partial: true, Known: true, Tree: base.Tree, Skipped: base.Skipped, Submodules: base.Submodules}, true, nil
 	}
+	st := c.loadState()
+	// The ignore rules are asked beside the reading of the base's trees:
+	// neither depends on the other, and parallel hooks wait for each
+	// other's captures on the store lock, so every process taken off the
+	// path of one capture shortens the queue.
+	ignoredc := c.ignoredAsync(ctx, items, st)
 	sp, ok, err := c.newSplice(ctx, base.Tree, items)
+	ign := <-ignoredc
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	st := c.loadState()
+	if ign.err != nil {
+		return nil, false, ign.err
+	}
 	snap := &Snapshot{Partial: true, Known: true, Skipped: st.skipped(), Submodules: base.Submodules}
-	if ok, err := c.screen(ctx, items, st, snap); err != nil || !ok {
+	if ok, err := c.screen(items, ign.ignored, snap); err != nil || !ok {
 		return nil, false, err
 	}
 	index, err := sp.hash(ctx)
@@ -176,10 +185,15 @@ func (c *Capturer) fromTop(p string) (rel string, inside, ok bool) {
 	return rel, true, true
 }
 
-// screen marks the paths the full scan would not capture: skip-worktree
-// ones, ignored ones, and files over the size limits or unreadable. It
-// reports false when only a full scan can say (a big file the base holds).
-func (c *Capturer) screen(ctx context.Context, items []*named, st *indexState, snap *Snapshot) (bool, error) {
+// ignoredResult is what check-ignore said of the named paths.
+type ignoredResult struct {
+	ignored map[string]bool
+	err     error
+}
+
+// ignoredAsync marks the skip-worktree paths and starts asking the ignore
+// rules about the others that exist, for screen.
+func (c *Capturer) ignoredAsync(ctx context.Context, items []*named, st *indexState) <-chan ignoredResult {
 	var check []string
 	for _, it := range items {
 		switch {
@@ -189,18 +203,29 @@ func (c *Capturer) screen(ctx context.Context, items []*named, st *indexState, s
 			check = append(check, it.path)
 		}
 	}
-	if len(check) > 0 {
+	out := make(chan ignoredResult, 1)
+	if len(check) == 0 {
+		out <- ignoredResult{}
+		return out
+	}
+	go func() {
 		ignored, err := c.Git.IgnoredUntracked(ctx, check, nil)
-		if err != nil {
-			return false, err
-		}
-		for _, it := range items {
-			if it.present && ignored[it.path] {
-				// As after a full scan, which re-seeds the private
-				// index when the rules change: one captured before and
-				// ignored now leaves the tree.
-				it.skip, it.present = !it.inBase, false
-			}
+		out <- ignoredResult{ignored, err}
+	}()
+	return out
+}
+
+// screen marks the paths the full scan would not capture: skip-worktree
+// ones (ignoredAsync marked them), ignored ones, and files over the size
+// limits or unreadable. It reports false when only a full scan can say (a
+// big file the base holds).
+func (c *Capturer) screen(items []*named, ignored map[string]bool, snap *Snapshot) (bool, error) {
+	for _, it := range items {
+		if it.present && !it.skip && ignored[it.path] {
+			// As after a full scan, which re-seeds the private
+			// index when the rules change: one captured before and
+			// ignored now leaves the tree.
+			it.skip, it.present = !it.inBase, false
 		}
 	}
 	for _, it := range items {
