@@ -27,6 +27,7 @@ type options struct {
 	bin    string
 	tool   string
 	quick  bool
+	only   []string // case keys to run besides git status; all when empty
 }
 
 // Main runs the benchmark with args and returns the exit status: 0 when
@@ -80,6 +81,7 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.cache, "cache", "", "where the synthetic repositories are kept (default: the user cache directory)")
 	fs.StringVar(&o.bin, "bin", "", "directory holding the git-checkpoint and git-rewind to measure (required)")
 	fs.StringVar(&o.tool, "tool", "auto", "per-tool capture through: hook (git checkpoint hook claude), changed (git checkpoint --changed), or auto")
+	only := fs.String("cases", "", "only these cases (keys, comma separated) beside git status, e.g. tool,parallel; targets of the others are not judged")
 	fs.BoolVar(&o.quick, "quick", false, "small trees and few rounds, to prove the benchmark runs; judges no timing")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -93,6 +95,9 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 			return nil, fmt.Errorf("bad size %q: want a number of files, at least 200", s)
 		}
 		o.sizes = append(o.sizes, n)
+	}
+	if *only != "" {
+		o.only = strings.Split(*only, ",")
 	}
 	if o.rounds < 1 {
 		return nil, fmt.Errorf("-rounds must be at least 1")
@@ -174,7 +179,9 @@ func measureSize(o *options, n int, env []string, logf func(string, ...any)) (*r
 		return nil, err
 	}
 	b := &bed{fx: fx, env: env, scratch: scratch, tool: o.tool, tracked: shape.tracked()}
-	cases := b.cases()
+	cases := slices.DeleteFunc(b.cases(), func(c benchCase) bool {
+		return len(o.only) > 0 && c.key != "status" && !slices.Contains(o.only, c.key)
+	})
 	res := &result{files: n, cases: cases, samples: map[string][]sample{}}
 	start := time.Now()
 	for round := 0; round <= o.rounds; round++ {

@@ -44,7 +44,8 @@ func TestQuick(t *testing.T) {
 	for _, want := range []string{"## 1,000 files", "| git status |", "| fresh index + add -A + write-tree |",
 		"| git checkpoint, nothing changed |", "| git checkpoint, 1 file changed |",
 		"| git checkpoint, 100 files in 100 dirs |", "| git checkpoint, 10 new files |",
-		"| per-tool capture of a Write (hook) |", "| git rewind of 100 files |",
+		"| per-tool capture of a Write (hook) |", "| 10 parallel per-tool captures (hook), until all exit |",
+		"| git rewind of 100 files |",
 		"| rewind of 100 files / git status |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)

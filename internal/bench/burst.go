@@ -20,12 +20,17 @@ const burstSessions = 5
 // exit: how long the lock queue takes to drain, which is what the last
 // agent in the queue waits. Its CPU time and process count are the sums
 // over the calls. checkCaptured then proves every file was taken.
-func (b *bed) burst(int) (sample, error) {
+func (b *bed) burst(int) (sample, error) { return b.hooksAtOnce(burstSessions) }
+
+// hooksAtOnce starts one per-tool capture for every file the setup
+// created, all at the same moment, from the given number of sessions, and
+// times them from the first start to the last exit.
+func (b *bed) hooksAtOnce(sessions int) (sample, error) {
 	samples := make([]sample, len(b.created))
 	errs := make([]error, len(b.created))
 	payloads := make([][]byte, len(b.created))
 	for i, p := range b.created {
-		payloads[i] = b.writePayload(fmt.Sprintf("bench-session-%d", i%burstSessions), filepath.Join(b.fx.dir, p), "create")
+		payloads[i] = b.writePayload(fmt.Sprintf("bench-session-%d", i%sessions), filepath.Join(b.fx.dir, p), "create")
 	}
 	start := make(chan struct{})
 	var wg sync.WaitGroup

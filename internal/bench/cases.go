@@ -61,6 +61,7 @@ func (b *bed) cases() []benchCase {
 			setup:    func(r int) error { return b.sync(r, b.create(r, burstCalls)...) },
 			run:      b.burst,
 			teardown: b.checkCaptured},
+		b.parallelCase(),
 		{key: "rewind100", label: "git rewind of 100 files",
 			setup:    func(r int) error { return b.sync(r, b.edit(r, b.spread(r, 100, 7))...) },
 			run:      b.rewind,
