@@ -28,10 +28,12 @@ type options struct {
 	tool   string
 	quick  bool
 	only   []string // case keys to run besides git status; all when empty
+	disk   int      // per-tool checkpoints of the -disk mode; 0: the timed cases
 }
 
 // Main runs the benchmark with args and returns the exit status: 0 when
-// every target holds (or in quick mode), 1 when a target is missed, 2 on
+// every target judged at the sizes run holds (or in quick mode), 1 when
+// one is missed, 2 on
 // bad usage or a failure to run.
 func Main(args []string, environ []string, stdout, stderr io.Writer) int {
 	o, err := parseOptions(args, environ, stderr)
@@ -54,12 +56,21 @@ func Main(args []string, environ []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "# git-checkpoint benchmark\n\n%s; %d rounds, interleaved; medians.\n", describe(env, o), o.rounds)
 	failed := false
 	for _, n := range o.sizes {
+		if o.disk > 0 {
+			ok, err := diskSession(o, n, o.disk, env, stdout, logf)
+			if err != nil {
+				fmt.Fprintf(stderr, "bench: %d files: %v\n", n, err)
+				return 2
+			}
+			failed = failed || (!ok && n == targetSize)
+			continue
+		}
 		res, err := measureSize(o, n, env, logf)
 		if err != nil {
 			fmt.Fprintf(stderr, "bench: %d files: %v\n", n, err)
 			return 2
 		}
-		if !report(stdout, res, n == targetSize && !o.quick) && n == targetSize && !o.quick {
+		if !report(stdout, res, !o.quick) {
 			failed = true
 		}
 	}
@@ -82,6 +93,7 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.bin, "bin", "", "directory holding the git-checkpoint and git-rewind to measure (required)")
 	fs.StringVar(&o.tool, "tool", "auto", "per-tool capture through: hook (git checkpoint hook claude), changed (git checkpoint --changed), or auto")
 	only := fs.String("cases", "", "only these cases (keys, comma separated) beside git status, e.g. tool,parallel; targets of the others are not judged")
+	fs.IntVar(&o.disk, "disk", 0, "instead of the timed cases, take this many per-tool checkpoints of one-file edits (1000 is a long session) and report what .git grew by")
 	fs.BoolVar(&o.quick, "quick", false, "small trees and few rounds, to prove the benchmark runs; judges no timing")
 	if err := fs.Parse(args); err != nil {
 		return nil, err

@@ -46,12 +46,39 @@ func TestQuick(t *testing.T) {
 		"| git checkpoint, 100 files in 100 dirs |", "| git checkpoint, 10 new files |",
 		"| per-tool capture of a Write (hook) |", "| 10 parallel per-tool captures (hook), until all exit |",
 		"| git rewind of 100 files |",
-		"| rewind of 100 files / git status |"} {
+		"| rewind of 100 files / git status |",
+		"| git checkpoint list |", "| git checkpoint status |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
 	}
 	if strings.Contains(out, "FAIL") {
 		t.Errorf("quick mode judged a target:\n%s", out)
+	}
+}
+
+// TestDiskQuick runs the -disk mode for a few checkpoints on a small tree:
+// the table must be printed. It judges nothing (the target applies at
+// 100,000 files).
+func TestDiskQuick(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	for _, name := range []string{"git-checkpoint", "git-rewind"} {
+		if err := os.Symlink(self, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"-quick", "-disk", "5", "-bin", bin, "-cache", t.TempDir()}, os.Environ(), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"## Disk: 5 per-tool checkpoints", "| before gc |", "| after git gc |", "| disk before gc (du: whole blocks) |"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, stdout.String())
+		}
 	}
 }
