@@ -34,7 +34,7 @@ type bed struct {
 
 func (b *bed) cases() []benchCase {
 	none := func(int) error { return nil }
-	return []benchCase{
+	return append([]benchCase{
 		{key: "status", label: "git status", setup: b.settleStatus, teardown: none,
 			run: func(int) (sample, error) { return b.timed(nil, nil, "git", "status") }},
 		{key: "fresh", label: "fresh index + add -A + write-tree", setup: b.dropFresh, teardown: b.dropFresh,
@@ -65,7 +65,7 @@ func (b *bed) cases() []benchCase {
 			setup:    func(r int) error { return b.sync(r, b.edit(r, b.spread(r, 100, 7))...) },
 			run:      b.rewind,
 			teardown: b.checkRestored},
-	}
+	}, b.fsmonitorCases()...)
 }
 
 // timed runs a command in the tree with the bench environment.
