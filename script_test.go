@@ -37,6 +37,7 @@ func TestScripts(t *testing.T) {
 			return scripttest.Setup(env)
 		},
 		Cmds:                scripttest.Commands(),
+		Condition:           scripttest.Condition,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,

@@ -66,7 +66,7 @@ func (b *bed) cases() []benchCase {
 			setup:    func(r int) error { return b.sync(r, b.edit(r, b.spread(r, 100, 7))...) },
 			run:      b.rewind,
 			teardown: b.checkRestored},
-	}, b.smallCases()...)
+	}, append(b.smallCases(), b.fsmonitorCases()...)...)
 }
 
 // timed runs a command in the tree with the bench environment.

@@ -238,7 +238,17 @@ type entry struct {
 //
 // It also returns the directories the walk could not open (git warns and
 // goes on), which the checkpoint lists as skipped.
+//
+// With a file system monitor (checkpoint.fsmonitor) it is one `git status
+// --untracked-files=all` instead: the monitor spares the lstat of every
+// tracked file, and the untracked cache the private index keeps spares the
+// walk of every directory the monitor says did not change, which is what
+// makes a scan of an unchanged tree cheap. Splitting it would walk every
+// directory in ls-files, which has no cache.
 func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
+	if c.Git.Fsmonitor != nil {
+		return c.monitoredStatus(ctx)
+	}
 	var others []byte
 	var othersErr error
 	var warnings bytes.Buffer
@@ -269,6 +279,20 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 		}
 	}
 	return entries, c.unopened(warnings.String()), nil
+}
+
+// monitoredStatus is status with a file system monitor.
+func (c *Capturer) monitoredStatus(ctx context.Context) ([]entry, []string, error) {
+	var warnings bytes.Buffer
+	out, err := c.Git.Run(ctx, git.Cmd{
+		Args: []string{"status", "--porcelain=v2", "-z", "--untracked-files=all",
+			"--no-renames", "--ignore-submodules=dirty"},
+		Config: git.ScanConfig(), Index: c.privateIndex(), Warnings: &warnings,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return parseStatus(out), c.unopened(warnings.String()), nil
 }
 
 // maxDropped bounds the paths kept in indexState.Dropped, the newest

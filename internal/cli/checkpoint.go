@@ -1,6 +1,11 @@
 package cli
 
-import "strings"
+import (
+	"context"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
 
 const checkpointHelp = `Snapshot the whole working tree (untracked files included, ignored files
 excluded) as a commit under refs/checkpoints/, without touching the index,
@@ -27,6 +32,10 @@ type checkpointCLI struct {
 
 // Checkpoint runs git-checkpoint with args and returns its exit status.
 func Checkpoint(args []string, sys *IO) int {
+	if len(args) > 0 && args[0] == git.FsmonitorQueryWord {
+		// git asking a capture's fsmonitor hook (git.Fsmonitor).
+		return git.FsmonitorQuery(context.Background(), args[1:], sys.Getenv, sys.Environ(), sys.Stdout, sys.Stderr)
+	}
 	var c checkpointCLI
 	if before, rest := splitDashDash(args); rest != nil && subcommand(before) == "diff" {
 		// Paths after "--" are never flags or ids, even one named "k3".

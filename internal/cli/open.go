@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -81,7 +82,9 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Fsmonitor = cfg.Fsmonitor
+	if cfg.Fsmonitor {
+		r.Fsmonitor = git.NewFsmonitor(self(sys, abs), cfg.FsmonitorHook)
+	}
 	st := store.New(repo, r, sys.Now)
 	fail := fault.ParseFailpoints(sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))
 	return &session{
@@ -90,6 +93,19 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 		out:  newPrinter(sys, g),
 		fail: fail,
 	}, nil
+}
+
+// self is the path of git-checkpoint, which git runs as the scan's
+// fsmonitor hook: the one on PATH (the program git found), else this
+// executable. "" when neither is known.
+func self(sys *IO, dir string) string {
+	if p, err := lookPath("git-checkpoint", dir, sys.Getenv("PATH")); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+	}
+	p, _ := os.Executable()
+	return p
 }
 
 // lockedJournal takes the store lock and reads the journal under it, as

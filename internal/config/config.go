@@ -24,6 +24,9 @@ type Config struct {
 	LockTimeout   time.Duration
 	HookTimeout   time.Duration
 	Fsmonitor     bool // let core.fsmonitor speed up scans
+	// FsmonitorHook is core.fsmonitor as set: the hook a scan asks
+	// when Fsmonitor is on.
+	FsmonitorHook string
 	Enabled       bool // false stops hook captures only
 	// RecordPrompts keeps each turn's prompt in the journal (the log,
 	// the picker and bisect show it).
@@ -59,7 +62,7 @@ func Default() Config {
 // naming the key, not a silent default.
 func Load(ctx context.Context, r *git.Runner) (Config, error) {
 	c := Default()
-	entries, err := r.ConfigGetRegexp(ctx, `^(checkpoint\.|core\.(autocrlf|eol|attributesfile)$)`)
+	entries, err := r.ConfigGetRegexp(ctx, `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|fsmonitor)$)`)
 	if err != nil {
 		return c, err
 	}
@@ -70,6 +73,9 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 		switch k, v := strings.ToLower(key), strings.TrimSpace(val); k {
 		case "core.attributesfile":
 			c.AttributesFile = v
+			continue
+		case "core.fsmonitor":
+			c.FsmonitorHook = v
 			continue
 		case "core.eol":
 			c.EOL = c.EOL || strings.EqualFold(v, "crlf")

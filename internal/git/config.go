@@ -15,7 +15,9 @@ type ConfigEntry struct{ Key, Value string }
 // key ends at the first newline and the value at the NUL; a key given
 // without "=" (a bare boolean) has no newline and an empty value.
 func (r *Runner) ConfigGetRegexp(ctx context.Context, pattern string) ([]ConfigEntry, error) {
-	out, err := r.Run(ctx, Cmd{Args: []string{"config", "-z", "--get-regexp", pattern}})
+	// User: the pinned -c options would be read back as the user's
+	// (core.fsmonitor=false above a hook the user set).
+	out, err := r.Run(ctx, Cmd{Args: []string{"config", "-z", "--get-regexp", pattern}, User: true})
 	if err != nil {
 		if NoMatch(err) {
 			return nil, nil

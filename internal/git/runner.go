@@ -55,8 +55,10 @@ type Runner struct {
 	// two halves of a scan), so it must be safe for concurrent use: see
 	// LockedWriter.
 	Trace io.Writer
-	// Fsmonitor lets the user's core.fsmonitor apply (checkpoint.fsmonitor).
-	Fsmonitor bool
+	// Fsmonitor, when set, lets the user's core.fsmonitor hook spare the
+	// scans their work (checkpoint.fsmonitor; see Fsmonitor). Without it
+	// every call runs with core.fsmonitor=false.
+	Fsmonitor *Fsmonitor
 }
 
 // Cmd is one git invocation.
@@ -80,6 +82,8 @@ type Cmd struct {
 	Warnings *bytes.Buffer
 	// User keeps the user's configuration: no pinned -c options.
 	User bool
+	// Config adds -c options after the pinned ones.
+	Config []string
 	// Nested runs git in another repository (Dir): the variables that
 	// point git at this one are dropped, as git drops them itself before
 	// it enters a submodule. Without this, a GIT_DIR or
@@ -152,8 +156,12 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 		for _, kv := range pinned {
 			args = append(args, "-c", kv)
 		}
-		if !r.Fsmonitor {
-			args = append(args, "-c", "core.fsmonitor=false")
+		monitor := []string{"core.fsmonitor=false"}
+		if r.Fsmonitor != nil {
+			monitor = r.Fsmonitor.config()
+		}
+		for _, kv := range append(monitor, c.Config...) {
+			args = append(args, "-c", kv)
 		}
 	}
 	args = append(args, c.Args...)
@@ -176,6 +184,9 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 		cmd.Env = append(cmd.Env, "GIT_INDEX_FILE="+c.Index)
 	}
 	cmd.Env = append(cmd.Env, c.Env...)
+	if r.Fsmonitor != nil && !c.User {
+		cmd.Env = append(cmd.Env, r.Fsmonitor.env())
+	}
 	if c.Stdin != nil {
 		cmd.Stdin = bytes.NewReader(c.Stdin)
 	}

@@ -34,12 +34,31 @@ func Identity() []string {
 // global configuration is the one home holds (none when it is empty, XDG's
 // included), the system's is not read, and the identity, dates, time zone
 // and locale are fixed so that ids and messages are the same everywhere.
+//
+// With GIT_CHECKPOINT_TEST_FSMONITOR naming an fsmonitor hook, every
+// repository also has it as core.fsmonitor and checkpoint.fsmonitor on, so
+// that the whole suite can run with captures asking the monitor.
 func Vars(home string) []string {
-	return append([]string{
+	return append(append([]string{
 		"HOME=" + home,
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"GIT_CONFIG_NOSYSTEM=1",
-	}, append(Identity(), "TZ=UTC", "LC_ALL=C")...)
+	}, append(Identity(), "TZ=UTC", "LC_ALL=C")...), Fsmonitor()...)
+}
+
+// FsmonitorVar names the fsmonitor hook the tests run with (see Vars).
+const FsmonitorVar = "GIT_CHECKPOINT_TEST_FSMONITOR"
+
+// Fsmonitor is the configuration, as variables, that turns the monitor on
+// when FsmonitorVar is set; none otherwise.
+func Fsmonitor() []string {
+	hook := os.Getenv(FsmonitorVar)
+	if hook == "" {
+		return nil
+	}
+	return []string{"GIT_CONFIG_COUNT=2",
+		"GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=" + hook,
+		"GIT_CONFIG_KEY_1=checkpoint.fsmonitor", "GIT_CONFIG_VALUE_1=true"}
 }
 
 // Env is the test process's environment for a hermetic git: every GIT_

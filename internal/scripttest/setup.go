@@ -4,6 +4,7 @@
 package scripttest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,6 +49,16 @@ func Setup(env *testscript.Env) error {
 	env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 	env.Values[stateKey{}] = map[string]map[string]string{}
 	return nil
+}
+
+// Condition answers the transcripts' own conditions: [fsmonitor] holds
+// when the suite runs with captures asking a file system monitor
+// (gittest.FsmonitorVar), whose scan is one git process fewer.
+func Condition(cond string) (bool, error) {
+	if cond == "fsmonitor" {
+		return len(gittest.Fsmonitor()) > 0, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 const unprivileged = `#!/bin/sh

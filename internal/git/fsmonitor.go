@@ -1,0 +1,125 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os/exec"
+	"strings"
+)
+
+// Fsmonitor is how a capture lets a file system monitor spare it the scan
+// (checkpoint.fsmonitor with a core.fsmonitor hook). git does not run the
+// user's hook itself: it runs Query (Self with the query word), which runs
+// the hook and passes its answer on only when it can vouch for it.
+//
+// git keeps the monitor's token in the index it reads, so the private
+// index holds its own token, apart from the real index's. The untracked
+// cache is kept in the private index too, so that the walk for untracked
+// files skips the directories the monitor says did not change.
+type Fsmonitor struct {
+	// Self is the command git runs as its fsmonitor hook: this program
+	// with the hidden query word, quoted for the shell.
+	Self string
+	// Hook is the user's core.fsmonitor: a hook command, run as git
+	// would run it.
+	Hook string
+}
+
+// FsmonitorQueryWord is the hidden first argument that makes the program
+// answer an fsmonitor query (FsmonitorQuery).
+const FsmonitorQueryWord = "fsmonitor-query"
+
+// fsmonitorHookVar passes the user's hook to the query, through git.
+const fsmonitorHookVar = "GIT_CHECKPOINT_FSMONITOR_HOOK"
+
+// NewFsmonitor returns the Fsmonitor that runs hook, or nil when hook is
+// no hook command (unset, or a boolean: git's built-in daemon, which this
+// git may not have, is not used).
+func NewFsmonitor(self, hook string) *Fsmonitor {
+	hook = strings.TrimSpace(hook)
+	if hook == "" || self == "" {
+		return nil
+	}
+	switch strings.ToLower(hook) {
+	case "true", "false", "yes", "no", "on", "off", "1", "0":
+		return nil
+	}
+	return &Fsmonitor{Self: shellQuote(self) + " " + FsmonitorQueryWord, Hook: hook}
+}
+
+// config is what every git call gets with a monitor: the query as the
+// hook, and the untracked cache kept as the index has it, so that a call
+// other than the scan neither adds one to the real index nor drops the
+// private index's. An index read without a monitor would lose its token,
+// so every call has one.
+func (f *Fsmonitor) config() []string {
+	return []string{"core.fsmonitor=" + f.Self, "core.untrackedCache=keep"}
+}
+
+func (f *Fsmonitor) env() string { return fsmonitorHookVar + "=" + f.Hook }
+
+// ScanConfig is the configuration of the scan with a monitor: the
+// untracked cache made and used, for the walk of `status
+// --untracked-files=all` (git keeps one only for the mode
+// status.showUntrackedFiles names).
+func ScanConfig() []string {
+	return []string{"core.untrackedCache=true", "status.showUntrackedFiles=all"}
+}
+
+// FsmonitorQuery answers git's fsmonitor hook call (args: interface
+// version and the token the index holds) by running the user's hook (from
+// the environment) and writing its answer to stdout, or everything as
+// changed ("/") when the answer cannot be trusted. It returns the exit
+// status; a failure makes git check every file, which is always right.
+//
+// The answer is trusted only when both tokens are clocks of the same
+// watchman instance and watched root ("c:START:PID:ROOT:TICKS"). A watchman
+// restarted since the token (or a root watched again) answers with the
+// files that exist, as a fresh instance: a file deleted in between would
+// not be named, and git would keep trusting its entry. Any other token is
+// a first query or a monitor whose tokens mean nothing here.
+func FsmonitorQuery(ctx context.Context, args []string, getenv func(string) string, environ []string, stdout, stderr io.Writer) int {
+	hook := getenv(fsmonitorHookVar)
+	if len(args) != 2 || args[0] != "2" || hook == "" {
+		return 1
+	}
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", hook+` "$@"`, hook, args[0], args[1])
+	cmd.Env = without(environ, []string{fsmonitorHookVar})
+	cmd.Stderr = stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return 1
+	}
+	token, _, ok := bytes.Cut(out, []byte{0})
+	if !ok || len(token) == 0 {
+		return 1
+	}
+	if !sameWatch(args[1], string(token)) {
+		out = append(append(token, 0, '/'), 0)
+	}
+	if _, err := stdout.Write(out); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// sameWatch reports whether two watchman clocks come from the same
+// instance and root.
+func sameWatch(old, cur string) bool {
+	a, b := strings.Split(old, ":"), strings.Split(cur, ":")
+	if len(a) != 5 || len(b) != 5 || a[0] != "c" || b[0] != "c" {
+		return false
+	}
+	for i := 1; i < 4; i++ {
+		if a[i] != b[i] || a[i] == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// shellQuote quotes s as one word for /bin/sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
