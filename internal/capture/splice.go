@@ -111,22 +111,15 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 			}
 		}
 	}
-	reqs := make([]string, len(dirs))
-	for i, d := range dirs {
-		reqs[i] = root
-		if d != "" {
-			reqs[i] = root + ":" + d
-		}
-	}
-	objs, err := c.Git.CatFile(ctx, reqs)
+	bodies, err := c.Git.ReadTrees(ctx, root, dirs)
 	if err != nil {
 		return nil, false, err
 	}
 	raw := map[string]map[string]treeEntry{}
-	for i, d := range dirs {
-		// Any other object than a tree, or none: the parent's entry decides.
-		if objs[i].Type == "tree" {
-			if raw[d], err = parseTree(objs[i].Body, hexLen/2); err != nil {
+	for _, d := range dirs {
+		// Not a tree, or none: the parent's entry decides.
+		if body, ok := bodies[d]; ok {
+			if raw[d], err = parseTree(body, hexLen/2); err != nil {
 				return nil, false, err
 			}
 		}
