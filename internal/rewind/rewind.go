@@ -209,17 +209,16 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 			return nil, err
 		}
 	}
+	classified := func() error { return nil }
 	if pr.classify == nil {
-		end = r.Git.Phase("classify")
-		pr.classify, err = turns.Classify(ctx, r.Git, j, pr.Target, pr.Snap.Tree)
-		end()
-		if err != nil {
-			return nil, err
-		}
+		pr.classify, classified = r.classifyAside(ctx, j, pr.Target, pr.Snap.Tree)
 	}
 	end = r.Git.Phase("plan")
 	pr.Plan, err = r.Replan(ctx, pr, req.Outside)
 	end()
+	if cerr := classified(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		return nil, err
 	}
