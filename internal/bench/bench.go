@@ -22,6 +22,7 @@ import (
 // options are the command line of the benchmark.
 type options struct {
 	sizes  []int
+	shapes []string
 	rounds int
 	cache  string
 	bin    string
@@ -65,13 +66,15 @@ func Main(args []string, environ []string, stdout, stderr io.Writer) int {
 			failed = failed || (!ok && n == targetSize)
 			continue
 		}
-		res, err := measureSize(o, n, env, logf)
-		if err != nil {
-			fmt.Fprintf(stderr, "bench: %d files: %v\n", n, err)
-			return 2
-		}
-		if !report(stdout, res, !o.quick) {
-			failed = true
+		for _, name := range o.shapes {
+			res, err := measureSize(o, shapeFor(name, n), env, logf)
+			if err != nil {
+				fmt.Fprintf(stderr, "bench: %d files, %s shape: %v\n", n, name, err)
+				return 2
+			}
+			if !report(stdout, res, !o.quick) {
+				failed = true
+			}
 		}
 	}
 	if failed {
@@ -87,6 +90,7 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sizes := fs.String("sizes", "1000,10000,100000", "tree sizes in files, comma separated")
+	shapes := fs.String("shapes", "default,wide", "tree shapes, comma separated: default (nested, source-like sizes), wide (flat, uniform sizes, long journal)")
 	o := &options{}
 	fs.IntVar(&o.rounds, "rounds", 9, "measured rounds per size (after one warm-up round)")
 	fs.StringVar(&o.cache, "cache", "", "where the synthetic repositories are kept (default: the user cache directory)")
@@ -110,6 +114,13 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 	}
 	if *only != "" {
 		o.only = strings.Split(*only, ",")
+	}
+	for _, s := range strings.Split(*shapes, ",") {
+		s = strings.TrimSpace(s)
+		if s != "default" && s != "wide" {
+			return nil, fmt.Errorf("bad shape %q: want default or wide", s)
+		}
+		o.shapes = append(o.shapes, s)
 	}
 	if o.rounds < 1 {
 		return nil, fmt.Errorf("-rounds must be at least 1")
@@ -173,12 +184,13 @@ func describe(env []string, o *options) string {
 // result holds the samples of every case at one size.
 type result struct {
 	files   int
+	shape   string
 	cases   []benchCase
 	samples map[string][]sample
 }
 
-func measureSize(o *options, n int, env []string, logf func(string, ...any)) (*result, error) {
-	shape := shapeFor(n)
+func measureSize(o *options, shape Shape, env []string, logf func(string, ...any)) (*result, error) {
+	n := shape.Files
 	fx, err := openFixture(o.cache, shape, env, logf)
 	if err != nil {
 		return nil, err
@@ -194,7 +206,7 @@ func measureSize(o *options, n int, env []string, logf func(string, ...any)) (*r
 	cases := slices.DeleteFunc(b.cases(), func(c benchCase) bool {
 		return len(o.only) > 0 && c.key != "status" && !slices.Contains(o.only, c.key)
 	})
-	res := &result{files: n, cases: cases, samples: map[string][]sample{}}
+	res := &result{files: n, shape: shape.Name, cases: cases, samples: map[string][]sample{}}
 	start := time.Now()
 	for round := 0; round <= o.rounds; round++ {
 		// Round 0 warms the page cache and seeds the private index; it
@@ -218,7 +230,7 @@ func measureSize(o *options, n int, env []string, logf func(string, ...any)) (*r
 			}
 		}
 	}
-	logf("%d files: %d rounds in %s", n, o.rounds, time.Since(start).Round(time.Second))
+	logf("%d files, %s shape: %d rounds in %s", n, shape.Name, o.rounds, time.Since(start).Round(time.Second))
 	return res, fx.reset()
 }
 

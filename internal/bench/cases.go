@@ -259,6 +259,11 @@ func (b *bed) toolCapture(int) (sample, error) {
 
 // rewind restores the 100 edited files to the checkpoint taken before the
 // edits: plan, safety checkpoint, staging, renames and verification.
+// With agent turns in the journal the edits are a person's (made outside
+// any turn), which a rewind keeps unless told to overwrite them.
 func (b *bed) rewind(int) (sample, error) {
+	if b.fx.shape.Turns > 0 {
+		return b.timed(nil, nil, "git", "rewind", b.syncID, "--yes", "--outside=overwrite")
+	}
 	return b.timed(nil, nil, "git", "rewind", b.syncID, "--yes")
 }

@@ -17,16 +17,28 @@ import (
 // gives the same files, so a cached repository can be reused by every run
 // and every machine measures the same tree.
 type Shape struct {
+	Name    string // "default" or "wide" (wide.go)
 	Files   int    // files in the working tree that are not ignored
 	Ignored int    // files under the ignored build/ directory
 	Seed    uint64 // content seed
-	words   []string
+	// Flat puts every leaf directory straight under src/ (5,000 siblings
+	// at 100,000 files) instead of three levels deep.
+	Flat bool
+	// Uniform draws sizes uniformly from 1 to 8 KiB instead of the
+	// log-uniform spread of a source tree.
+	Uniform bool
+	// Turns is how many agent turns the journal holds before the first
+	// measurement (each a turn start, tool captures and a turn end).
+	Turns int
+	words []string
 }
 
-// shapeFor is the design's shape for n files: about 1% untracked, and an
-// ignored build directory a tenth the size of the tree.
-func shapeFor(n int) Shape {
-	return Shape{Files: n, Ignored: n / 10, Seed: 1, words: vocabulary(1)}
+// shapeFor is the named shape for n files.
+func shapeFor(name string, n int) Shape {
+	if name == "wide" {
+		return wideShape(n)
+	}
+	return Shape{Name: "default", Files: n, Ignored: n / 10, Seed: 1, words: vocabulary(1)}
 }
 
 // generator is bumped whenever the layout or content below changes, so a
@@ -34,6 +46,9 @@ func shapeFor(n int) Shape {
 const generator = "v3"
 
 func (s Shape) key() string {
+	if s.Name == "wide" {
+		return fmt.Sprintf("repo-%s-wide-f%d-i%d-s%d-t%d", generator, s.Files, s.Ignored, s.Seed, s.Turns)
+	}
 	return fmt.Sprintf("repo-%s-f%d-i%d-s%d", generator, s.Files, s.Ignored, s.Seed)
 }
 
@@ -45,6 +60,9 @@ const filesPerDir = 20
 // path is the path of file i, from the top of the tree.
 func (s Shape) path(i int) string {
 	leaf := i / filesPerDir
+	if s.Flat {
+		return fmt.Sprintf("src/d%04d/f%06d.txt", leaf, i)
+	}
 	return fmt.Sprintf("src/t%02d/m%d/l%d/f%06d.txt", leaf/100, (leaf/10)%10, leaf%10, i)
 }
 
@@ -64,6 +82,9 @@ func (s Shape) ignoredPath(i int) string {
 func (s Shape) content(i int) []byte {
 	r := rand.New(rand.NewPCG(s.Seed, uint64(i)))
 	n := int(128 * math.Pow(256, r.Float64()))
+	if s.Uniform {
+		n = 1024 + r.IntN(7*1024)
+	}
 	var b bytes.Buffer
 	b.Grow(n + 32)
 	fmt.Fprintf(&b, "// file %d\n", i)
@@ -174,6 +195,9 @@ func (f *fixture) build() error {
 	if err := f.writeUntracked(); err != nil {
 		return err
 	}
+	if err := f.recordJournal(); err != nil {
+		return err
+	}
 	return writeFile(filepath.Join(f.dir, ".git", "bench-ready"), []byte(s.key()+"\n"))
 }
 
@@ -208,6 +232,9 @@ func (f *fixture) reset() error {
 		}
 	}
 	if err := os.RemoveAll(filepath.Join(f.dir, ".git", "checkpoints")); err != nil {
+		return err
+	}
+	if err := f.restoreJournal(); err != nil {
 		return err
 	}
 	for _, args := range [][]string{{"reset", "-q", "--hard"}, {"clean", "-fdq"}} {

@@ -47,7 +47,7 @@ func targets() []target {
 // at the others.
 func report(w io.Writer, r *result, judged bool) bool {
 	status := r.median("status")
-	fmt.Fprintf(w, "\n## %s files\n\n", thousands(r.files))
+	fmt.Fprintf(w, "\n## %s files, %s shape\n\n", thousands(r.files), r.shape)
 	fmt.Fprintf(w, "| case | median | x git status | CPU | peak RSS | git processes |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, c := range r.cases {
 		m := r.median(c.key)

@@ -111,22 +111,15 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 			}
 		}
 	}
-	reqs := make([]string, len(dirs))
-	for i, d := range dirs {
-		reqs[i] = root
-		if d != "" {
-			reqs[i] = root + ":" + d
-		}
-	}
-	objs, err := c.Git.CatFile(ctx, reqs)
+	bodies, err := c.readTrees(ctx, root, dirs)
 	if err != nil {
 		return nil, false, err
 	}
 	raw := map[string]map[string]treeEntry{}
-	for i, d := range dirs {
-		// Any other object than a tree, or none: the parent's entry decides.
-		if objs[i].Type == "tree" {
-			if raw[d], err = parseTree(objs[i].Body, hexLen/2); err != nil {
+	for _, d := range dirs {
+		// Not a tree, or none: the parent's entry decides.
+		if body, ok := bodies[d]; ok {
+			if raw[d], err = parseTree(body, hexLen/2); err != nil {
 				return nil, false, err
 			}
 		}
@@ -330,4 +323,36 @@ func depth(d string) int {
 		return 0
 	}
 	return strings.Count(d, "/") + 1
+}
+
+// fewTrees is how many directories are read by path from the root in one
+// batch: git then reads every tree on the way again for each, which costs
+// little for a few, while a level-by-level read by id (git.ReadTrees)
+// waits for git once per level.
+const fewTrees = 16
+
+// readTrees returns the bodies of the trees at dirs in root; see
+// git.ReadTrees.
+func (c *Capturer) readTrees(ctx context.Context, root string, dirs []string) (map[string][]byte, error) {
+	if len(dirs) > fewTrees {
+		return c.Git.ReadTrees(ctx, root, dirs)
+	}
+	reqs := make([]string, len(dirs))
+	for i, d := range dirs {
+		reqs[i] = root
+		if d != "" {
+			reqs[i] = root + ":" + d
+		}
+	}
+	objs, err := c.Git.CatFile(ctx, reqs)
+	if err != nil {
+		return nil, err
+	}
+	bodies := map[string][]byte{}
+	for i, d := range dirs {
+		if objs[i].Type == "tree" {
+			bodies[d] = objs[i].Body
+		}
+	}
+	return bodies, nil
 }

@@ -125,7 +125,9 @@ func (s *session) lockedJournal(ctx context.Context) (*store.Journal, func(), er
 
 // lock takes the store lock for a writer.
 func (s *session) lock(ctx context.Context) (func(), error) {
+	end := s.git.Phase("lock wait")
 	unlock, err := s.store.Lock(ctx, s.cfg.LockTimeout)
+	end()
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os/exec"
 	"slices"
@@ -151,6 +150,50 @@ func CleanEnv(env []string) []string {
 // *fault.Error with code failed.git whose message names the command and
 // quotes git's own words.
 func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
+	cmd := r.command(ctx, c)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if c.Stdout != nil {
+		cmd.Stdout = c.Stdout
+	}
+	if c.Stderr != nil {
+		cmd.Stderr = c.Stderr
+	}
+	r.traceStart(c.Args)
+	start := time.Now()
+	err := cmd.Run()
+	r.traceEnd(c.Args, start)
+	if err == nil {
+		if c.Warnings != nil {
+			c.Warnings.Write(stderr.Bytes())
+		}
+		return stdout.Bytes(), nil
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && c.Stdout != nil {
+		// Output went to the user; pass the status through untouched.
+		return nil, &fault.ExitStatus{Code: exit.ExitCode()}
+	}
+	return stdout.Bytes(), r.failed(ctx, c, stderr.String(), err)
+}
+
+// failed is the error of a git process that failed with err, having said
+// stderr.
+func (r *Runner) failed(ctx context.Context, c Cmd, stderr string, err error) error {
+	name := "git"
+	if len(c.Args) > 0 {
+		name = "git " + c.Args[0]
+	}
+	if ctx.Err() != nil {
+		return fault.Wrap(ctx.Err(), fault.FailedGit, "%s did not finish", name)
+	}
+	e := &Error{Args: c.Args, Stderr: clip(stderr), Err: err}
+	return fault.Wrap(e, fault.FailedGit, "%s failed", name)
+}
+
+// command is the process of c, with the pinned configuration, the
+// environment and the directory, not yet started.
+func (r *Runner) command(ctx context.Context, c Cmd) *exec.Cmd {
 	args := make([]string, 0, 2*len(pinned)+len(c.Args)+2)
 	if !c.User {
 		for _, kv := range pinned {
@@ -190,38 +233,7 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 	if c.Stdin != nil {
 		cmd.Stdin = bytes.NewReader(c.Stdin)
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if c.Stdout != nil {
-		cmd.Stdout = c.Stdout
-	}
-	if c.Stderr != nil {
-		cmd.Stderr = c.Stderr
-	}
-	if r.Trace != nil {
-		fmt.Fprintf(r.Trace, "trace: git %s\n", strings.Join(c.Args, " "))
-	}
-	err := cmd.Run()
-	if err == nil {
-		if c.Warnings != nil {
-			c.Warnings.Write(stderr.Bytes())
-		}
-		return stdout.Bytes(), nil
-	}
-	var exit *exec.ExitError
-	if errors.As(err, &exit) && c.Stdout != nil {
-		// Output went to the user; pass the status through untouched.
-		return nil, &fault.ExitStatus{Code: exit.ExitCode()}
-	}
-	name := "git"
-	if len(c.Args) > 0 {
-		name = "git " + c.Args[0]
-	}
-	if ctx.Err() != nil {
-		return nil, fault.Wrap(ctx.Err(), fault.FailedGit, "%s did not finish", name)
-	}
-	e := &Error{Args: c.Args, Stderr: clip(stderr.String()), Err: err}
-	return stdout.Bytes(), fault.Wrap(e, fault.FailedGit, "%s failed", name)
+	return cmd
 }
 
 // Error is a git process that failed, with what it said on stderr.

@@ -94,7 +94,10 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 			writes = append(writes, f)
 		}
 	}
-	if err := a.stage(ctx, stage, writes); err != nil {
+	end := a.Git.Phase("stage")
+	err = a.stage(ctx, stage, writes)
+	end()
+	if err != nil {
 		return nil, noSpace(stage, err)
 	}
 	if len(writes) > 0 {
@@ -104,8 +107,8 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 		// nor new. Staging is on the tree's filesystem (renames need it),
 		// so one syncfs covers every file, where an fsync each would cost
 		// a disk flush per file.
-		if err := durable.SyncFS(stage); err != nil {
-			return nil, fmt.Errorf("cannot sync the staged files: %w", err)
+		if err := a.syncStaged(stage); err != nil {
+			return nil, err
 		}
 	}
 	if err := fail("staged"); err != nil {
@@ -117,6 +120,8 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 	}
 	defer unix.Close(root)
 
+	endRename := a.Git.Phase("rename")
+	defer func() { endRename() }()
 	// Deepest first, so a directory's files go before the directory.
 	slices.SortFunc(deletes, func(x, y File) int { return depth(y.Path) - depth(x.Path) })
 	emptied, dirs := map[string]bool{}, touched{}
@@ -159,10 +164,21 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 		done = append(done, f)
 		dirs.add(f.Path)
 	}
+	endRename()
+	endRename = a.Git.Phase("sync directories")
 	if err := dirs.sync(root); err != nil {
 		return done, fmt.Errorf("cannot sync the directories written: %w", err)
 	}
 	return done, fail("renamed")
+}
+
+// syncStaged makes the staged files reach the disk; see write.
+func (a *Applier) syncStaged(stage string) error {
+	defer a.Git.Phase("sync staged")()
+	if err := durable.SyncFS(stage); err != nil {
+		return fmt.Errorf("cannot sync the staged files: %w", err)
+	}
+	return nil
 }
 
 // inWay reports whether err is a leading component of path that is not a

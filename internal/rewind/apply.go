@@ -44,8 +44,10 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	if pr.Move != nil {
 		keepIndex = pr.Move.Index
 	}
+	endSafety := r.Git.Phase("safety checkpoint")
 	safety, err := r.Capture.Record(ctx, pr.Journal, pr.Snap, capture.Options{Reason: store.ReasonPreRewind, NoDedup: true,
 		Label: "before rewind to " + pr.Target.ID, Index: keepIndex})
+	endSafety()
 	if err != nil {
 		return nil, fault.Wrap(err, fault.As(err).Code, "cannot take the safety checkpoint, so nothing was changed")
 	}
@@ -114,17 +116,22 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	// later; the next scan takes it. See docs/speed.md.
 	// So the checkpoint is recorded as a whole one: marked partial, every
 	// rewind's own checkpoint would carry a warning nobody can act on.
+	endCapture := r.Git.Phase("capture after")
 	snap, err := r.Capture.SnapshotPaths(ctx, pr.Journal, pr.Plan.Paths(), pr.Target.Tree)
 	if err != nil {
+		endCapture()
 		return nil, err
 	}
 	scannedPlanOnly := snap.Partial
 	snap.Partial = false
 	after, err := r.Capture.Record(ctx, pr.Journal, snap, capture.Options{Reason: store.ReasonRewind, Label: "after rewind to " + pr.Target.ID})
+	endCapture()
 	if err != nil {
 		return nil, err
 	}
+	endVerify := r.Git.Phase("verify")
 	unexpected, err := r.verify(ctx, pr, after, scannedPlanOnly)
+	endVerify()
 	if err != nil {
 		return nil, err
 	}

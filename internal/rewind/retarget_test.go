@@ -22,7 +22,7 @@ func TestRetargetIsTheDryRun(t *testing.T) {
 	g := gittest.NewRepoWith(t, map[string]string{"a.txt": "one\n", "notes.txt": "notes\n"})
 	ctx := context.Background()
 	var trace strings.Builder
-	r := &git.Runner{Dir: g.Dir, Env: g.Env, Trace: &trace}
+	r := &git.Runner{Dir: g.Dir, Env: g.Env, Trace: &git.LockedWriter{W: &trace}}
 	repo, err := git.Discover(ctx, r)
 	if err != nil {
 		t.Fatal(err)

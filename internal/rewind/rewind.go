@@ -123,7 +123,9 @@ func (pr *Prepared) Again() string {
 // Prepare resolves the target, runs the preflight checks in the design's
 // order and computes the plan. The caller holds the lock.
 func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) {
+	end := r.Git.Phase("journal read")
 	j, refs, err := r.Journal(ctx)
+	end()
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +187,10 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 	if err = pr.Refuse(err); err != nil {
 		return nil, err
 	}
-	if pr.Snap, err = r.Capture.Snapshot(ctx, j); err != nil {
+	end = r.Git.Phase("scan")
+	pr.Snap, err = r.Capture.Snapshot(ctx, j)
+	end()
+	if err != nil {
 		return nil, err
 	}
 	if pr.Reverse != nil {
@@ -204,12 +209,17 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 			return nil, err
 		}
 	}
+	classified := func() error { return nil }
 	if pr.classify == nil {
-		if pr.classify, err = turns.Classify(ctx, r.Git, j, pr.Target, pr.Snap.Tree); err != nil {
-			return nil, err
-		}
+		pr.classify, classified = r.classifyAside(ctx, j, pr.Target, pr.Snap.Tree)
 	}
-	if pr.Plan, err = r.Replan(ctx, pr, req.Outside); err != nil {
+	end = r.Git.Phase("plan")
+	pr.Plan, err = r.Replan(ctx, pr, req.Outside)
+	end()
+	if cerr := classified(); cerr != nil {
+		return nil, cerr
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := r.checkPaths(pr.Plan, req.Paths); err != nil {

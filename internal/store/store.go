@@ -70,7 +70,10 @@ func (s *Store) Append(j *Journal, ev Event) error {
 			return err
 		}
 	}
-	if err := appendJournal(s.Path("journal.jsonl"), j, ev); err != nil {
+	end := s.Git.Phase("journal append")
+	err := appendJournal(s.Path("journal.jsonl"), j, ev)
+	end()
+	if err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot write the journal")
 	}
 	return nil
@@ -95,7 +98,10 @@ func (s *Store) CreateRef(ctx context.Context, n int, commit string) error {
 	if err := s.Init(); err != nil { // the state directory is on that filesystem
 		return err
 	}
-	if err := durable.SyncFS(s.Dir); err != nil {
+	end := s.Git.Phase("syncfs")
+	err := durable.SyncFS(s.Dir)
+	end()
+	if err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot sync the new checkpoint to disk")
 	}
 	return nil

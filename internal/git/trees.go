@@ -1,0 +1,161 @@
+package git
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ReadTrees returns the bodies of the trees at dirs (paths from the top;
+// "" is root itself) in the tree root, read by one `git cat-file --batch`.
+// A directory root does not hold as a tree (absent, or a file or a
+// submodule there) has no body in the answer, nor has root when it is
+// missing.
+//
+// It asks for the trees by id, a level at a time, reading each answer
+// before asking for the next level, instead of asking for "root:dir":
+// git resolves such a name by reading every tree from the root down, so a
+// hundred directories under one parent of 5,000 entries read and inflate
+// that parent a hundred times (about 90 ms at 100,000 files, against a
+// few here).
+func (r *Runner) ReadTrees(ctx context.Context, root string, dirs []string) (map[string][]byte, error) {
+	byDepth := map[int][]string{}
+	deepest := 0
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		n := strings.Count(d, "/") + 1
+		byDepth[n] = append(byDepth[n], d)
+		deepest = max(deepest, n)
+	}
+	c := Cmd{Args: []string{"cat-file", "--batch"}}
+	cmd := r.command(ctx, c)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	r.traceStart(c.Args)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, r.failed(ctx, c, "", err)
+	}
+	out := map[string][]byte{}
+	werr := readLevels(stdin, bufio.NewReader(stdout), root, byDepth, deepest, out)
+	stdin.Close()
+	io.Copy(io.Discard, stdout)
+	err = cmd.Wait()
+	r.traceEnd(c.Args, start)
+	if err != nil {
+		return nil, r.failed(ctx, c, stderr.String(), err)
+	}
+	if werr != nil {
+		return nil, fmt.Errorf("git cat-file --batch: %w", werr)
+	}
+	return out, nil
+}
+
+// readLevels asks for root, then for each level of byDepth the trees
+// whose parents were read, and puts each tree's body in out.
+func readLevels(w io.Writer, rd *bufio.Reader, root string, byDepth map[int][]string, deepest int, out map[string][]byte) error {
+	idLen := len(root) / 2
+	level := []string{""}
+	ids := []string{root}
+	for depth := 0; ; depth++ {
+		if len(ids) > 0 {
+			errc := make(chan error, 1)
+			go func() {
+				_, err := io.WriteString(w, strings.Join(ids, "\n")+"\n")
+				errc <- err
+			}()
+			for i, id := range ids {
+				body, isTree, err := readAnswer(rd, id)
+				if err != nil {
+					return err
+				}
+				if isTree {
+					out[level[i]] = body
+				}
+			}
+			if err := <-errc; err != nil {
+				return err
+			}
+		}
+		if depth == deepest {
+			return nil
+		}
+		level, ids = level[:0:0], ids[:0:0]
+		children := map[string]map[string]string{}
+		for _, d := range byDepth[depth+1] {
+			parent := path.Dir(d)
+			if parent == "." {
+				parent = ""
+			}
+			body, ok := out[parent]
+			if !ok {
+				continue
+			}
+			if children[parent] == nil {
+				children[parent] = subtrees(body, idLen)
+			}
+			if id, ok := children[parent][path.Base(d)]; ok {
+				level, ids = append(level, d), append(ids, id)
+			}
+		}
+	}
+}
+
+// readAnswer reads cat-file's answer to a request for id: the body, and
+// whether it is a tree.
+func readAnswer(rd *bufio.Reader, id string) ([]byte, bool, error) {
+	line, err := rd.ReadString('\n')
+	if err != nil {
+		return nil, false, err
+	}
+	f := strings.Fields(line)
+	if len(f) == 2 && f[0] == id && f[1] == "missing" {
+		return nil, false, nil
+	}
+	if len(f) != 3 || f[0] != id {
+		return nil, false, fmt.Errorf("unexpected answer %q to %s", line, id)
+	}
+	size, err := strconv.Atoi(f[2])
+	if err != nil || size < 0 {
+		return nil, false, fmt.Errorf("unexpected answer %q to %s", line, id)
+	}
+	body := make([]byte, size+1) // and the newline after it
+	if _, err := io.ReadFull(rd, body); err != nil {
+		return nil, false, err
+	}
+	return body[:size], f[1] == "tree", nil
+}
+
+// subtrees lists the entries of a tree that are trees: name to id.
+func subtrees(body []byte, idLen int) map[string]string {
+	m := map[string]string{}
+	for len(body) > 0 {
+		sp := bytes.IndexByte(body, ' ')
+		nul := bytes.IndexByte(body, 0)
+		if sp < 0 || nul < sp || len(body) < nul+1+idLen {
+			return m
+		}
+		if string(body[:sp]) == "40000" {
+			m[string(body[sp+1:nul])] = hex.EncodeToString(body[nul+1 : nul+1+idLen])
+		}
+		body = body[nul+1+idLen:]
+	}
+	return m
+}
