@@ -25,22 +25,7 @@ func TestMain(m *testing.M) {
 // TestQuick runs the quick mode end to end on a 1,000-file tree: every
 // case must run and be reported. It judges no timing.
 func TestQuick(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	for _, name := range []string{"git-checkpoint", "git-rewind"} {
-		if err := os.Symlink(self, filepath.Join(bin, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var stdout, stderr bytes.Buffer
-	code := Main([]string{"-quick", "-bin", bin, "-cache", t.TempDir()}, os.Environ(), &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
-	}
-	out := stdout.String()
+	out := quick(t)
 	for _, want := range []string{"## 1,000 files", "| git status |", "| fresh index + add -A + write-tree |",
 		"| git checkpoint, nothing changed |", "| git checkpoint, 1 file changed |",
 		"| git checkpoint, 100 files in 100 dirs |", "| git checkpoint, 10 new files |",
@@ -61,6 +46,19 @@ func TestQuick(t *testing.T) {
 // the table must be printed. It judges nothing (the target applies at
 // 100,000 files).
 func TestDiskQuick(t *testing.T) {
+	out := quick(t, "-disk", "5")
+	for _, want := range []string{"## Disk: 5 per-tool checkpoints", "| before gc |", "| after git gc |", "| disk before gc (du: whole blocks) |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// quick runs the benchmark in quick mode with args, this test binary
+// standing in for git-checkpoint and git-rewind, and returns its report;
+// a run that does not exit 0 fails the test.
+func quick(t *testing.T, args ...string) string {
+	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -72,13 +70,9 @@ func TestDiskQuick(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	code := Main([]string{"-quick", "-disk", "5", "-bin", bin, "-cache", t.TempDir()}, os.Environ(), &stdout, &stderr)
-	if code != 0 {
+	args = append([]string{"-quick", "-bin", bin, "-cache", t.TempDir()}, args...)
+	if code := Main(args, os.Environ(), &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
-	for _, want := range []string{"## Disk: 5 per-tool checkpoints", "| before gc |", "| after git gc |", "| disk before gc (du: whole blocks) |"} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("the report lacks %q:\n%s", want, stdout.String())
-		}
-	}
+	return stdout.String()
 }
