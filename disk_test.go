@@ -91,7 +91,7 @@ func storeBytes(t *testing.T, env []string, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	state := filepath.Join(dir, ".git", "checkpoints")
-	filepath.WalkDir(state, func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(state, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -106,6 +106,9 @@ func storeBytes(t *testing.T, env []string, dir string) map[string]string {
 		out[rel] = string(b)
 		return nil
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	out["refs"] = must(t, 0, dir, env, "git", "for-each-ref", "refs/checkpoints").stdout
 	return out
 }
