@@ -130,12 +130,8 @@ func sameBytes(t *testing.T, what string, want, got map[string]string) {
 // hook runs Claude Code's hook for event in dir.
 func hook(t *testing.T, env []string, dir, event string) result {
 	t.Helper()
-	cmd, stdout, stderr := command(dir, env, "git", "checkpoint", "hook", "claude")
-	cmd.Stdin = strings.NewReader(`{"session_id": "s1", "transcript_path": "", "cwd": "` + dir + `", "hook_event_name": "` + event + `"}`)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return finish(t, cmd, stdout, stderr)
+	return runInput(t, dir, env, `{"session_id": "s1", "transcript_path": "", "cwd": "`+dir+`", "hook_event_name": "`+event+`"}`,
+		"git", "checkpoint", "hook", "claude")
 }
 
 // everyCheckpointRestores checks that each checkpoint still holds what it

@@ -65,7 +65,17 @@ func finish(t *testing.T, cmd *exec.Cmd, stdout, stderr *bytes.Buffer) result {
 // run runs a command to its end.
 func run(t *testing.T, dir string, env []string, name string, args ...string) result {
 	t.Helper()
+	return runInput(t, dir, env, "", name, args...)
+}
+
+// runInput runs a command to its end with stdin as its input (none when
+// empty).
+func runInput(t *testing.T, dir string, env []string, stdin, name string, args ...string) result {
+	t.Helper()
 	cmd, stdout, stderr := command(dir, env, name, args...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package checkpoint_test
 
 import (
 	"maps"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -26,11 +25,9 @@ func pickerRepo(t *testing.T) (dir string, env []string, starts map[string]map[s
 	must(t, 0, dir, env, "git", "commit", "-q", "-m", "first")
 	hook := func(event, prompt string) {
 		t.Helper()
-		cmd := exec.Command("git", "checkpoint", "hook", "claude", event)
-		cmd.Dir, cmd.Env = dir, env
-		cmd.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"` + event + `","prompt":"` + prompt + `"}`)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("hook %s: %v\n%s", event, err, out)
+		if r := runInput(t, dir, env, `{"session_id":"s1","cwd":"`+dir+`","hook_event_name":"`+event+`","prompt":"`+prompt+`"}`,
+			"git", "checkpoint", "hook", "claude", event); r.code != 0 {
+			t.Fatalf("hook %s: exit %d\n%s%s", event, r.code, r.stdout, r.stderr)
 		}
 	}
 	starts = map[string]map[string]string{}
