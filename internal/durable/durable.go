@@ -42,10 +42,23 @@ func Datasync(f *os.File) error {
 
 // WriteFile replaces path with data so that a power loss leaves the old
 // content or the new, never a mix or an empty file under the name: the
-// data are synced before the rename and the directory after it.
+// data are synced before the rename and the directory after it. A failure
+// before the rename leaves no temporary file behind.
 func WriteFile(path string, data []byte) error {
 	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	err := writeSynced(tmp, data)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+func writeSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
@@ -57,11 +70,5 @@ func WriteFile(path string, data []byte) error {
 		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return SyncDir(filepath.Dir(path))
+	return f.Close()
 }

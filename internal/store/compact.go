@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -76,19 +75,10 @@ func (s *Store) Compact(j *Journal) (dropped int, err error) {
 		return 0, err
 	}
 	path := s.Path("journal.jsonl")
-	tmp := path + ".tmp"
-	if err := writeSynced(tmp, data); err != nil {
-		os.Remove(tmp)
-		return 0, fault.Wrap(err, fault.FailedIO, "cannot write the compacted journal")
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	// The new journal is on disk, renamed over the old, before the head
+	// names its last line (and before anything is appended to it).
+	if err := durable.WriteFile(path, data); err != nil {
 		return 0, fault.Wrap(err, fault.FailedIO, "cannot replace the journal by its compacted copy")
-	}
-	// The rename reaches the disk before the head names the new
-	// journal's last line (and before anything is appended to it).
-	if err := durable.SyncDir(s.Dir); err != nil {
-		return 0, fault.Wrap(err, fault.FailedIO, "cannot sync the journal's directory")
 	}
 	if err := writeHead(path, fresh); err != nil {
 		return 0, fault.Wrap(err, fault.FailedIO, "cannot write the journal's head")

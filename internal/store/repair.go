@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -90,17 +89,10 @@ func (s *Store) Rebuild(j *Journal) (aside string, err error) {
 	if err != nil {
 		return "", err
 	}
-	tmp := path + ".tmp"
-	if err := writeSynced(tmp, data); err != nil {
-		return "", fault.Wrap(err, fault.FailedIO, "cannot write the rebuilt journal")
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	// The new journal is on disk, renamed over the damaged one, before
+	// the head names its last line (and before anything is appended to it).
+	if err := durable.WriteFile(path, data); err != nil {
 		return "", fault.Wrap(err, fault.FailedIO, "cannot replace the damaged journal")
-	}
-	// The rename reaches the disk before the head names the new
-	// journal's last line (and before anything is appended to it).
-	if err := durable.SyncDir(s.Dir); err != nil {
-		return "", fault.Wrap(err, fault.FailedIO, "cannot sync the journal's directory")
 	}
 	if err := writeHead(path, fresh); err != nil {
 		return "", fault.Wrap(err, fault.FailedIO, "cannot write the journal's head")
@@ -146,32 +138,11 @@ func keepAside(path, aside string) error {
 	if err := os.Link(path, aside); err == nil {
 		return nil
 	}
-	in, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	defer in.Close()
-	var buf bytes.Buffer
-	if _, err := io.Copy(&buf, in); err != nil {
-		return err
-	}
-	return writeSynced(aside, buf.Bytes())
-}
-
-func writeSynced(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return durable.WriteFile(aside, data)
 }
 
 func exists(path string) bool {
