@@ -150,6 +150,12 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 			return nil, aerr
 		}
 	}
+	if err := c.Fail.At("ref"); err != nil {
+		return nil, err
+	}
+	if err := c.Store.SyncRefs(); err != nil {
+		return nil, err
+	}
 	return rec, c.Store.Append(j, store.Event{Type: store.EventCheckpoint, At: rec.At, Checkpoint: rec})
 }
 

@@ -30,8 +30,9 @@ import (
 // index (--reset-head moved the branch, then the index), captured (the
 // result is checkpointed and verified) and ended (rewind_ended is
 // journaled). Putting a tree back after a failure goes through the same
-// file steps with an "undo-" prefix. A capture has one step: indexed (the
-// private index holds the scan's changes). A bisect has one: bisect-step
+// file steps with an "undo-" prefix. A capture has two steps: indexed (the
+// private index holds the scan's changes) and ref (its ref exists, not yet
+// synced nor journaled). A bisect has one: bisect-step
 // (a candidate's files are in the temporary worktree, CMD is about to
 // run there), where kill leaves the worktree behind for doctor to find.
 type Failpoints map[string]string

@@ -84,17 +84,20 @@ func (s *Store) Ref(n int) string { return s.RefPrefix + strconv.Itoa(n) }
 
 // CreateRef points checkpoint n's ref at commit, failing if the ref already
 // exists: ids are never reused, and a crash between ref and journal is
-// found this way and repaired by Adopt.
-//
-// Then it syncs the repository's filesystem: git writes loose objects, the
-// private index and refs without an fsync, and the journal line that
-// follows must not reach the disk before them. One syncfs covers them all;
-// a power loss before it leaves at most a ref without a record, which
-// Adopt repairs, never a record naming a ref or objects that are gone.
+// found this way and repaired by Adopt. The caller then syncs (SyncRefs)
+// before the journal line that names it.
 func (s *Store) CreateRef(ctx context.Context, n int, commit string) error {
-	if err := s.Git.UpdateRef(ctx, git.RefUpdate{Ref: s.Ref(n), New: commit, Create: true, NoDeref: true}); err != nil {
-		return err
-	}
+	return s.Git.UpdateRef(ctx, git.RefUpdate{Ref: s.Ref(n), New: commit, Create: true, NoDeref: true})
+}
+
+// SyncRefs syncs the repository's filesystem: git writes loose objects,
+// the private index and refs without an fsync, and the journal line that
+// follows a new ref must not reach the disk before them. One syncfs covers
+// them all; a power loss before it leaves at most a ref without a record,
+// which Adopt repairs, never a record naming a ref or objects that are
+// gone. It is a step of its own so that its failure is never taken for a
+// ref that existed already.
+func (s *Store) SyncRefs() error {
 	if err := s.Init(); err != nil { // the state directory is on that filesystem
 		return err
 	}
