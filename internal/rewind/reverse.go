@@ -241,7 +241,7 @@ func (r *Rewinder) revertConflicts(ctx context.Context, pr *Prepared, st Step, c
 	case len(clean) <= 10:
 		quoted := make([]string, len(clean))
 		for i, p := range clean {
-			quoted[i] = shellQuote(p)
+			quoted[i] = fault.ShellQuote(p)
 		}
 		hints = append(hints, "reverse the paths that reverse cleanly: git rewind "+pr.Reverse.Arg()+" -- "+strings.Join(quoted, " "))
 	default:
@@ -252,14 +252,6 @@ func (r *Rewinder) revertConflicts(ctx context.Context, pr *Prepared, st Step, c
 		fault.Plural(len(conflicts), "path", "paths"), st.name(), fault.Plural(len(conflicts), "does", "do"), list).
 		WithHint(hints...).
 		WithData(map[string]any{"paths": conflicts, "turn": st.Turn, "from": st.From, "to": st.To})
-}
-
-// shellQuote quotes p for a shell when it needs it.
-func shellQuote(p string) string {
-	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-+=") == "" && p[0] != '-' {
-		return p
-	}
-	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
 // reverseRaw is the raw overlay (the files kept byte for byte) of the
