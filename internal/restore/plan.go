@@ -284,7 +284,7 @@ func skippedHere(skipped []store.Skip, p *Plan, paths []string) []Left {
 	}
 	var out []Left
 	for _, s := range skipped {
-		if (s.Reason != store.SkipTooBig && s.Reason != store.SkipUnreadable) || named[s.Path] || !underAny(s.Path, paths) {
+		if (s.Reason != store.SkipTooBig && s.Reason != store.SkipUnreadable) || named[s.Path] || !Under(s.Path, paths) {
 			continue
 		}
 		named[s.Path] = true
@@ -293,13 +293,14 @@ func skippedHere(skipped []store.Skip, p *Plan, paths []string) []Left {
 	return out
 }
 
-// underAny reports whether path is one of paths or below one; no paths
+// Under reports whether path is one of paths or below one; no paths
 // means the whole tree.
-func underAny(path string, paths []string) bool {
+func Under(path string, paths []string) bool {
 	if len(paths) == 0 {
 		return true
 	}
 	for _, p := range paths {
+		p = strings.TrimSuffix(p, "/")
 		if p == "" || path == p || strings.HasPrefix(path, p+"/") {
 			return true
 		}
@@ -352,7 +353,7 @@ func inTheWay(top string, fl File, deleted map[string]bool, left map[string]stri
 	// paths was given, or one no snapshot holds (ignored).
 	blocked := func(rel string) string {
 		switch r := left[rel]; {
-		case r == "" && !underAny(rel, paths):
+		case r == "" && !Under(rel, paths):
 			return LeftInWay
 		case r == "":
 			return LeftIgnoredInWay

@@ -71,3 +71,24 @@ func TestDigestSensitive(t *testing.T) {
 		t.Errorf("the plan id depends on what it should not")
 	}
 }
+
+func TestUnder(t *testing.T) {
+	for _, c := range []struct {
+		path  string
+		paths []string
+		want  bool
+	}{
+		{"a/b", nil, true},
+		{"a/b", []string{""}, true},
+		{"a/b", []string{"a"}, true},
+		{"a/b", []string{"a/"}, true},
+		{"a/b", []string{"a/b"}, true},
+		{"ab", []string{"a"}, false},
+		{"a", []string{"a/b"}, false},
+		{"c", []string{"a", "b"}, false},
+	} {
+		if got := Under(c.path, c.paths); got != c.want {
+			t.Errorf("Under(%q, %q) = %v, want %v", c.path, c.paths, got, c.want)
+		}
+	}
+}

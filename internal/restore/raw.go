@@ -65,7 +65,7 @@ func (p *Plan) addRaw(ctx context.Context, r *git.Runner, currentRaw string) err
 	}
 	var extra []string
 	for path := range union(cur, tgt) {
-		if !planned[path] && cur[path] != tgt[path] && p.inScope(path) {
+		if !planned[path] && cur[path] != tgt[path] && Under(path, p.Options.Paths) {
 			extra = append(extra, path)
 		}
 	}
@@ -98,19 +98,6 @@ func union(a, b map[string]rawFile) map[string]bool {
 		out[k] = true
 	}
 	return out
-}
-
-// inScope reports whether path is within the plan's pathspecs.
-func (p *Plan) inScope(path string) bool {
-	if len(p.Options.Paths) == 0 {
-		return true
-	}
-	for _, s := range p.Options.Paths {
-		if s == "" || path == s || strings.HasPrefix(path, strings.TrimSuffix(s, "/")+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 // writeRaw replaces staged files with the raw bytes their File names, read

@@ -169,7 +169,7 @@ func (r *Rewinder) reverse(ctx context.Context, pr *Prepared) error {
 		}
 		var conflicts []string
 		for _, p := range res.Conflicts {
-			if under(p, pr.req.Paths) {
+			if restore.Under(p, pr.req.Paths) {
 				conflicts = append(conflicts, p)
 			}
 		}
@@ -219,20 +219,6 @@ func combine(cs []restore.Classifier) restore.Classifier {
 	}
 }
 
-// under reports whether p is one of paths or below one; no paths is the
-// whole tree.
-func under(p string, paths []string) bool {
-	if len(paths) == 0 {
-		return true
-	}
-	for _, q := range paths {
-		if q == "" || p == q || strings.HasPrefix(p, q+"/") {
-			return true
-		}
-	}
-	return false
-}
-
 // revertConflicts is the refusal of a reversal some paths of which do not
 // merge: nothing is changed, and the hint names the paths of the step that
 // would reverse cleanly, for a reversal of just those.
@@ -244,7 +230,7 @@ func (r *Rewinder) revertConflicts(ctx context.Context, pr *Prepared, st Step, c
 	}
 	var clean []string
 	for _, p := range changed {
-		if !slices.Contains(conflicts, p) && under(p, pr.req.Paths) {
+		if !slices.Contains(conflicts, p) && restore.Under(p, pr.req.Paths) {
 			clean = append(clean, p)
 		}
 	}
@@ -255,7 +241,7 @@ func (r *Rewinder) revertConflicts(ctx context.Context, pr *Prepared, st Step, c
 	case len(clean) <= 10:
 		quoted := make([]string, len(clean))
 		for i, p := range clean {
-			quoted[i] = shellQuote(p)
+			quoted[i] = fault.ShellQuote(p)
 		}
 		hints = append(hints, "reverse the paths that reverse cleanly: git rewind "+pr.Reverse.Arg()+" -- "+strings.Join(quoted, " "))
 	default:
@@ -266,14 +252,6 @@ func (r *Rewinder) revertConflicts(ctx context.Context, pr *Prepared, st Step, c
 		fault.Plural(len(conflicts), "path", "paths"), st.name(), fault.Plural(len(conflicts), "does", "do"), list).
 		WithHint(hints...).
 		WithData(map[string]any{"paths": conflicts, "turn": st.Turn, "from": st.From, "to": st.To})
-}
-
-// shellQuote quotes p for a shell when it needs it.
-func shellQuote(p string) string {
-	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-+=") == "" && p[0] != '-' {
-		return p
-	}
-	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
 // reverseRaw is the raw overlay (the files kept byte for byte) of the

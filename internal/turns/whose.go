@@ -86,10 +86,8 @@ func windows(j *store.Journal, target, end *store.Record, current string) []wind
 		return []window{{from: target.Tree, to: current, outside: firstTurn >= 0}}
 	}
 	pos := []int{start}
-	for i := start + 1; i < len(recs); i++ {
-		if end != nil && recs[start].ID == end.ID {
-			break
-		}
+	// A stretch that ends where it starts has no window.
+	for i := start + 1; i < len(recs) && (end == nil || recs[start].ID != end.ID); i++ {
 		if !pruned[recs[i].ID] {
 			pos = append(pos, i)
 		}
