@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/rewind"
 )
 
 // prefix names a bisect's temporary directory, so that a leftover is
@@ -125,7 +126,7 @@ func Leftovers(stateDir string) ([]Leftover, error) {
 // repository), its directory, then its marker.
 func Clean(ctx context.Context, g *git.Runner, l Leftover) error {
 	if l.Tree != "" {
-		if _, err := g.Run(ctx, git.Cmd{Args: []string{"worktree", "remove", "--force", l.Tree}}); err != nil {
+		if err := (&rewind.Checkout{Top: l.Tree}).Remove(ctx, g); err != nil {
 			if _, serr := os.Lstat(l.Tree); serr == nil {
 				return fault.Wrap(err, fault.FailedGit, "cannot remove the bisect's leftover worktree %s", l.Tree)
 			}

@@ -33,7 +33,7 @@ func (c *doctorCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	d := s.doctor()
+	d := s.doctor(s.hookFailures())
 	var doc doctorDoc
 	if c.Fix {
 		j, unlock, err := s.lockedJournal(ctx)
@@ -85,10 +85,11 @@ func (c *doctorCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	return nil
 }
 
-// doctor is the health check of this session's tree.
-func (s *session) doctor() *doctor.Doctor {
+// doctor is the health check of this session's tree, told of the hook
+// failures f (what hookFailures read, nil while hooks work).
+func (s *session) doctor(f *hookFailures) *doctor.Doctor {
 	d := &doctor.Doctor{Git: s.git, Repo: s.repo, Store: s.store, Cwd: s.cwd, Getenv: s.sys.Getenv, LookPath: lookPath}
-	if f := s.hookFailures(); f != nil {
+	if f != nil {
 		d.HookFailures = f.describe(s.sys.Now())
 	}
 	return d

@@ -79,7 +79,7 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		doc.Interrupted = started
 	}
 	doc.HookFailures = s.hookFailures()
-	d := s.doctor()
+	d := s.doctor(doc.HookFailures)
 	if doc.Hooks = d.InstalledHooks(ctx); doc.Hooks == nil {
 		doc.Hooks = []string{}
 	}

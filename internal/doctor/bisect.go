@@ -2,7 +2,6 @@ package doctor
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/bisect"
 )
@@ -34,9 +33,10 @@ func (d *Doctor) repairBisect(ctx context.Context) ([]string, error) {
 		if err := bisect.Clean(ctx, d.Git, l); err != nil {
 			return did, err
 		}
-		did = append(did, fmt.Sprintf("removed what a killed bisect left: %s", l.Marker))
 		if l.Tree != "" {
-			did[len(did)-1] = "removed the temporary worktree a killed bisect left: " + l.Tree
+			did = append(did, "removed the temporary worktree a killed bisect left: "+l.Tree)
+		} else {
+			did = append(did, "removed what a killed bisect left: "+l.Marker)
 		}
 	}
 	return did, nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
 // Screen is what the picker draws: one string per terminal row, none
@@ -136,22 +137,16 @@ func rule(s string, width int) string {
 	return s
 }
 
-// firstLine is the first non-empty line of a prompt, with every control
-// character made a space: a prompt is anyone's text, and must neither
-// break the list's rows nor steer the terminal.
+// firstLine is a prompt's first line that is not blank (turns.FirstLine),
+// with every control character made a space first: a prompt is anyone's
+// text, and must neither break the list's rows nor steer the terminal.
 func firstLine(prompt string) string {
-	for _, l := range strings.Split(prompt, "\n") {
-		l = strings.Map(func(r rune) rune {
-			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0xfffd || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
-				return ' '
-			}
-			return r
-		}, l)
-		if l = strings.TrimSpace(l); l != "" {
-			return l
+	return turns.FirstLine(strings.Map(func(r rune) rune {
+		if r != '\n' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0xfffd || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)) {
+			return ' '
 		}
-	}
-	return ""
+		return r
+	}, prompt))
 }
 
 // cut shortens s to width columns, ending with "..." when it was longer.

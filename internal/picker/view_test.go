@@ -162,3 +162,12 @@ func TestUpdate(t *testing.T) {
 		t.Errorf("PageUp: cursor %d", m.Cursor)
 	}
 }
+
+func TestFirstLineHidesControls(t *testing.T) {
+	// A line of control characters alone is blank; those in the line shown
+	// become spaces, so the row neither breaks nor steers the terminal.
+	got := firstLine("\n \x01\t\r\n\x1b]0;x\x07 fix\u202e it\nmore")
+	if want := "]0;x  fix  it"; got != want {
+		t.Errorf("firstLine = %q, want %q", got, want)
+	}
+}
