@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -38,7 +39,7 @@ func (b *barrier) wait() {
 // really overlap: A (Claude) writes a1 and a2 alone, then B (Codex)
 // starts and patches b1 and b2 while A's turn runs, then A runs a
 // command that writes a3 while B's turn runs, then B runs one that writes
-// b3. Every hook call must take its checkpoint (none lost, none failed);
+// b3, before A's turn ends. Every hook call must take its checkpoint (none lost, none failed);
 // whose each change is follows DESIGN section 6.3: what A did alone is
 // A's, what was changed while both turns ran is "outside" (nobody can tell
 // whose it was), so a rewind of A never takes B's work unasked.
@@ -52,18 +53,20 @@ func twoSessionsStory(t *testing.T, tools string) {
 	}
 	before := f.manifest()
 
-	aWrote, bPatched, aRan := newBarrier(), newBarrier(), newBarrier()
+	aWrote, bPatched, aRan, bRan := newBarrier(), newBarrier(), newBarrier(), newBarrier()
 	claude := agenttest.NewClaudeServer(t, agenttest.Script{Steps: []agenttest.Step{
 		agenttest.Do(agenttest.ClaudeWrite(f.path("a1.txt"), "a1\n"), agenttest.ClaudeWrite(f.path("a2.txt"), "a2\n")),
 		{Calls: []agenttest.Call{agenttest.ClaudeBash("echo a3 > a3.txt")}, Wait: func() { aWrote.reach(); bPatched.wait() }},
-		{Text: "A-DONE", Wait: aRan.reach},
+		// A's turn ends only once B's command is recorded, so that b3 is
+		// changed while both turns run, whatever the agents' pace.
+		{Text: "A-DONE", Wait: func() { aRan.reach(); bRan.wait() }},
 	}})
 	codex := agenttest.NewCodexServer(t, agenttest.Script{Steps: []agenttest.Step{
 		agenttest.Do(
 			agenttest.CodexPatch("*** Begin Patch\n*** Add File: b1.txt\n+b1\n*** End Patch\n"),
 			agenttest.CodexPatch("*** Begin Patch\n*** Add File: b2.txt\n+b2\n*** End Patch\n")),
 		{Calls: []agenttest.Call{agenttest.CodexShell("echo b3 > b3.txt")}, Wait: func() { bPatched.reach(); aRan.wait() }},
-		agenttest.Say("B-DONE"),
+		{Text: "B-DONE", Wait: bRan.reach},
 	}})
 
 	var a, b *agenttest.Result
@@ -78,6 +81,7 @@ func twoSessionsStory(t *testing.T, tools string) {
 	go func() {
 		defer wg.Done()
 		defer close(bPatched.end)
+		defer close(bRan.end)
 		aWrote.wait() // B's turn starts once A's first edits are recorded
 		b = agenttest.RunCodex(t, agenttest.Run{Dir: f.dir, Home: f.home, URL: codex.URL, Env: f.env,
 			Config: string(config), Prompt: "B: patch b1 and b2"})
@@ -124,6 +128,9 @@ func twoSessionsStory(t *testing.T, tools string) {
 		sameLines(t, "journal records of session "+s, got, want)
 	}
 	t.Logf("journal: %q", order)
+	if i, j := slices.Index(order, "codex t2 tool Bash"), slices.Index(order, "claude t1 turn_end"); i < 0 || j < 0 || i > j {
+		t.Fatalf("B's command is not recorded while A's turn runs: %q", order)
+	}
 	if len(bySession) != 2 {
 		t.Errorf("journal sessions: %v, want only %s and %s", bySession, sessionA, sessionB)
 	}
