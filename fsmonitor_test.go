@@ -2,6 +2,7 @@ package checkpoint_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,8 +37,10 @@ func watchmanHook(t *testing.T) string {
 // TestFsmonitorCapture takes captures with checkpoint.fsmonitor and git's
 // watchman hook: the private index gets its own monitor token, a changed
 // file, a new untracked file and a deletion are all captured, and a
-// capture with nothing changed reuses the checkpoint. The result is
-// compared with a capture that does not ask the monitor.
+// capture with nothing changed reuses the checkpoint without running git
+// status at all (the monitor, asked from the last scan's token, names no
+// change). The result is compared with a capture that does not ask the
+// monitor.
 func TestFsmonitorCapture(t *testing.T) {
 	hook := watchmanHook(t)
 	env := gitEnv(t)
@@ -58,11 +61,16 @@ func TestFsmonitorCapture(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Fatalf("git checkpoint printed %q, want %q\n%s", r.stdout, want, r.stderr)
 		}
-		if !strings.Contains(r.stderr, "trace: git status --porcelain=v2 -z --untracked-files=all") {
-			t.Fatalf("the capture did not scan through the monitor:\n%s", r.stderr)
+		scanned := strings.Contains(r.stderr, "trace: git status --porcelain=v2 -z --untracked-files=all")
+		if quiet := strings.Contains(want, "reused"); scanned == quiet {
+			t.Fatalf("a capture that printed %q scanned: %v, want %v:\n%s", want, scanned, !quiet, r.stderr)
 		}
 	}
 	capture("k1 ")
+	// The first capture's scan took the first token; the second scans
+	// once more (git's first query through the private index answers
+	// "everything"), and from then on an unchanged tree needs no scan.
+	must(t, 0, dir, env, "git", "checkpoint")
 	capture("(reused")
 	index, err := os.ReadFile(filepath.Join(dir, ".git", "checkpoints", "index"))
 	if err != nil {
@@ -86,4 +94,69 @@ func TestFsmonitorCapture(t *testing.T) {
 	if !strings.Contains(off.stdout, "(reused") {
 		t.Fatalf("a capture without the monitor found changes the monitored ones missed: %s", off.stdout)
 	}
+}
+
+// TestFsmonitorUnwatchedInputs changes, with nothing changed in the tree,
+// each input of a scan that the monitor does not watch: the user's own
+// ignore file, .git/info/exclude, a setting, the real index. Each time the
+// capture must scan and take what the change let in, not reuse the last
+// tree because the monitor named no change.
+func TestFsmonitorUnwatchedInputs(t *testing.T) {
+	hook := watchmanHook(t)
+	env := gitEnv(t)
+	dir := t.TempDir()
+	ignore := filepath.Join(t.TempDir(), "ignore")
+	writeFile(t, ignore, "junk.txt\n", 0o644)
+	writeFile(t, filepath.Join(dir, "a.txt"), "a\n", 0o644)
+	writeFile(t, filepath.Join(dir, "junk.txt"), "junk\n", 0o644)
+	writeFile(t, filepath.Join(dir, "local.txt"), "local\n", 0o644)
+	writeFile(t, filepath.Join(dir, "big.bin"), strings.Repeat("x", 4096), 0o644)
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	must(t, 0, dir, env, "git", "add", "a.txt")
+	must(t, 0, dir, env, "git", "commit", "-qm", "start")
+	writeFile(t, filepath.Join(dir, ".git", "info", "exclude"), "local.txt\n", 0o644)
+	must(t, 0, dir, env, "git", "config", "core.excludesFile", ignore)
+	must(t, 0, dir, env, "git", "config", "checkpoint.maxFileBytes", "1k")
+	must(t, 0, dir, env, "git", "config", "core.fsmonitor", hook)
+	must(t, 0, dir, env, "git", "config", "checkpoint.fsmonitor", "true")
+	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
+
+	files := func(want string) {
+		t.Helper()
+		r := must(t, 0, dir, env, "git", "checkpoint", "--json")
+		var rec struct{ Commit string }
+		if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
+			t.Fatalf("git checkpoint --json printed %q", r.stdout)
+		}
+		got := must(t, 0, dir, env, "git", "ls-tree", "-r", "--name-only", rec.Commit).stdout
+		if got := strings.Join(strings.Fields(got), " "); got != want {
+			t.Fatalf("the checkpoint holds %q, want %q", got, want)
+		}
+	}
+	quiet := func() {
+		t.Helper()
+		for range 2 {
+			files("a.txt")
+		}
+		r := must(t, 0, dir, append(env, "GIT_CHECKPOINT_TRACE=1"), "git", "checkpoint")
+		if strings.Contains(r.stderr, "trace: git status") || !strings.Contains(r.stdout, "reused") {
+			t.Fatalf("an unchanged tree was scanned or not reused:\n%s%s", r.stdout, r.stderr)
+		}
+	}
+	quiet()
+	writeFile(t, ignore, "", 0o644)
+	files("a.txt junk.txt")
+	os.Remove(filepath.Join(dir, "junk.txt"))
+	quiet()
+	writeFile(t, filepath.Join(dir, ".git", "info", "exclude"), "", 0o644)
+	files("a.txt local.txt")
+	os.Remove(filepath.Join(dir, "local.txt"))
+	quiet()
+	must(t, 0, dir, env, "git", "config", "checkpoint.maxFileBytes", "1m")
+	files("a.txt big.bin")
+	os.Remove(filepath.Join(dir, "big.bin"))
+	quiet()
+	must(t, 0, dir, env, "git", "rm", "-q", "--cached", "a.txt")
+	writeFile(t, ignore, "a.txt\n", 0o644)
+	files("")
 }

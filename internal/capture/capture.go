@@ -62,6 +62,10 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	// would make every later update-index fail.
 	os.Remove(c.privateIndex() + ".lock")
 	st := c.loadState()
+	if snap, ok := c.unchanged(ctx, st, j); ok {
+		return snap, nil
+	}
+	st.Monitor = nil // until this scan gives a token
 	seeded := false
 	if c.needsSeed(st) {
 		var err error
@@ -171,6 +175,9 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	}
 	slices.SortFunc(snap.Submodules, func(a, b store.Submodule) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortStableFunc(snap.Skipped, func(a, b store.Skip) int { return strings.Compare(a.Path, b.Path) })
+	if token := c.scanToken(); token != "" && c.Git.Fsmonitor != nil {
+		st.Monitor = &monitorState{Token: token, Tree: snap.Tree, Skipped: snap.Skipped, Rules: c.monitorRules()}
+	}
 	if err := c.saveState(st); err != nil {
 		return nil, fault.Wrap(err, fault.FailedIO, "cannot save the private index state")
 	}
@@ -287,7 +294,7 @@ func (c *Capturer) monitoredStatus(ctx context.Context) ([]entry, []string, erro
 	out, err := c.Git.Run(ctx, git.Cmd{
 		Args: []string{"status", "--porcelain=v2", "-z", "--untracked-files=all",
 			"--no-renames", "--ignore-submodules=dirty"},
-		Config: git.ScanConfig(), Index: c.privateIndex(), Warnings: &warnings,
+		Config: git.ScanConfig(), Index: c.privateIndex(), Warnings: &warnings, Env: c.monitorEnv(),
 	})
 	if err != nil {
 		return nil, nil, err

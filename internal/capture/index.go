@@ -55,6 +55,9 @@ type indexState struct {
 	// against Tree.
 	Result  string                  `json:"result,omitempty"`
 	Pending map[string]pendingEntry `json:"pending,omitempty"`
+	// Monitor is what the last scan through a file system monitor saw,
+	// which can spare the next capture its scan (monitor.go).
+	Monitor *monitorState `json:"monitor,omitempty"`
 }
 
 // drop notes a path a capture removes from the private index (Dropped),

@@ -57,17 +57,28 @@ func (c *Capturer) mayConvert(st *indexState) bool {
 // attributesFiles are the attributes files outside the tree that git reads.
 func (c *Capturer) attributesFiles() []string {
 	files := []string{filepath.Join(c.Repo.CommonDir, "info", "attributes")}
-	if f := c.Cfg.AttributesFile; f != "" {
-		if rest, ok := strings.CutPrefix(f, "~/"); ok {
-			f = filepath.Join(envOf(c.Git.Env, "HOME"), rest)
-		}
+	if f := c.userFile(c.Cfg.AttributesFile, "attributes"); f != "" {
 		files = append(files, f)
-	} else if xdg := envOf(c.Git.Env, "XDG_CONFIG_HOME"); xdg != "" {
-		files = append(files, filepath.Join(xdg, "git", "attributes"))
-	} else if home := envOf(c.Git.Env, "HOME"); home != "" {
-		files = append(files, filepath.Join(home, ".config", "git", "attributes"))
 	}
 	return files
+}
+
+// userFile is where git reads one of the user's own files: the path a
+// core.* setting gives (configured), else name under git's directory in
+// the user's configuration directory; "" when there is none.
+func (c *Capturer) userFile(configured, name string) string {
+	switch xdg := envOf(c.Git.Env, "XDG_CONFIG_HOME"); {
+	case configured != "":
+		if rest, ok := strings.CutPrefix(configured, "~/"); ok {
+			return filepath.Join(envOf(c.Git.Env, "HOME"), rest)
+		}
+		return configured
+	case xdg != "":
+		return filepath.Join(xdg, "git", name)
+	case envOf(c.Git.Env, "HOME") != "":
+		return filepath.Join(envOf(c.Git.Env, "HOME"), ".config", "git", name)
+	}
+	return ""
 }
 
 // convRules fingerprints the conversion rules that come from outside the

@@ -41,6 +41,10 @@ type Config struct {
 	// AttributesFile is core.attributesFile, where attributes may ask for
 	// conversions too ("" for git's default place).
 	AttributesFile string
+	// ExcludesFile is core.excludesFile, the user's own ignore rules (""
+	// for git's default place): a scan a monitor spares must not miss a
+	// change there.
+	ExcludesFile string
 }
 
 // Default returns the design's defaults.
@@ -62,7 +66,7 @@ func Default() Config {
 // naming the key, not a silent default.
 func Load(ctx context.Context, r *git.Runner) (Config, error) {
 	c := Default()
-	entries, err := r.ConfigGetRegexp(ctx, `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|fsmonitor)$)`)
+	entries, err := r.ConfigGetRegexp(ctx, `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor)$)`)
 	if err != nil {
 		return c, err
 	}
@@ -76,6 +80,9 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 			continue
 		case "core.fsmonitor":
 			c.FsmonitorHook = v
+			continue
+		case "core.excludesfile":
+			c.ExcludesFile = v
 			continue
 		case "core.eol":
 			c.EOL = c.EOL || strings.EqualFold(v, "crlf")

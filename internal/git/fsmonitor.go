@@ -3,9 +3,12 @@ package git
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // Fsmonitor is how a capture lets a file system monitor spare it the scan
@@ -32,6 +35,17 @@ const FsmonitorQueryWord = "fsmonitor-query"
 
 // fsmonitorHookVar passes the user's hook to the query, through git.
 const fsmonitorHookVar = "GIT_CHECKPOINT_FSMONITOR_HOOK"
+
+// fsmonitorTokenVar, when set for one git call, names the file in which
+// the query that call runs saves the token it got from the hook: the
+// point from which the next capture can ask what changed (Unchanged).
+// Only the scan's call sets it: a token from a later call of the same
+// capture would hide the changes made between the scan and that call.
+const fsmonitorTokenVar = "GIT_CHECKPOINT_FSMONITOR_TOKEN"
+
+// TokenEnv is the variable that makes the query of one git call save its
+// token in path.
+func TokenEnv(path string) string { return fsmonitorTokenVar + "=" + path }
 
 // NewFsmonitor returns the Fsmonitor that runs hook, or nil when hook is
 // no hook command (unset, or a boolean: git's built-in daemon, which this
@@ -84,16 +98,17 @@ func FsmonitorQuery(ctx context.Context, args []string, getenv func(string) stri
 	if len(args) != 2 || args[0] != "2" || hook == "" {
 		return 1
 	}
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", hook+` "$@"`, hook, args[0], args[1])
-	cmd.Env = without(environ, []string{fsmonitorHookVar})
-	cmd.Stderr = stderr
-	out, err := cmd.Output()
+	out, err := runHook(ctx, hook, args[1], "", without(environ, []string{fsmonitorHookVar, fsmonitorTokenVar}), stderr)
 	if err != nil {
 		return 1
 	}
 	token, _, ok := bytes.Cut(out, []byte{0})
 	if !ok || len(token) == 0 {
 		return 1
+	}
+	if path := getenv(fsmonitorTokenVar); path != "" {
+		// A token not saved only costs the next capture its shortcut.
+		_ = os.WriteFile(path, token, 0o644)
 	}
 	if !sameWatch(args[1], string(token)) {
 		out = append(append(token, 0, '/'), 0)
@@ -102,6 +117,48 @@ func FsmonitorQuery(ctx context.Context, args []string, getenv func(string) stri
 		return 1
 	}
 	return 0
+}
+
+// runHook runs a core.fsmonitor hook as git does: through the shell, with
+// the interface version (2) and the token to answer from.
+func runHook(ctx context.Context, hook, token, dir string, env []string, stderr io.Writer) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", hook+` "$@"`, hook, "2", token)
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, env, stderr
+	return cmd.Output()
+}
+
+// Unchanged asks the user's hook, as git would ask it, what changed in the
+// working tree since token, a token a scan's query saved (TokenEnv). It
+// reports true only when the answer names no path (but .git) and comes from the same
+// watch as token (see FsmonitorQuery: another instance's answer lists what
+// exists, not what changed), and returns the hook's new token, from which
+// the next question can be asked. Any failure is "changed": the caller
+// then scans.
+func (r *Runner) Unchanged(ctx context.Context, token string) (next string, unchanged bool) {
+	if r.Fsmonitor == nil || token == "" {
+		return "", false
+	}
+	start := time.Now()
+	out, err := runHook(ctx, r.Fsmonitor.Hook, token, r.Dir, without(r.Env, []string{fsmonitorHookVar, fsmonitorTokenVar}), io.Discard)
+	if r.Trace != nil {
+		fmt.Fprintf(r.Trace, "trace: %.1f ms fsmonitor hook since the last scan\n", float64(time.Since(start))/float64(time.Millisecond))
+	}
+	if err != nil {
+		return "", false
+	}
+	cur, rest, ok := bytes.Cut(out, []byte{0})
+	if !ok || len(cur) == 0 || !sameWatch(token, string(cur)) {
+		return "", false
+	}
+	for _, p := range bytes.Split(rest, []byte{0}) {
+		// The sample hook leaves out what is inside .git but not .git
+		// itself, whose entries change with every rewrite of the real
+		// index or the configuration (which the capture checks itself).
+		if len(p) > 0 && string(p) != ".git" && !bytes.HasPrefix(p, []byte(".git/")) {
+			return string(cur), false
+		}
+	}
+	return string(cur), true
 }
 
 // sameWatch reports whether two watchman clocks come from the same

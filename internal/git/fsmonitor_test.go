@@ -19,7 +19,12 @@ func TestFsmonitorQuery(t *testing.T) {
 	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	getenv := func(string) string { return hook }
+	getenv := func(k string) string {
+		if k == fsmonitorHookVar {
+			return hook
+		}
+		return ""
+	}
 	for _, tc := range []struct {
 		old, want string
 		code      int
@@ -45,5 +50,57 @@ func TestFsmonitorQuery(t *testing.T) {
 	}
 	if code := FsmonitorQuery(context.Background(), []string{"2", "c:1:2:3:4"}, func(string) string { return "" }, nil, &out, &out); code == 0 {
 		t.Errorf("no hook answered")
+	}
+}
+
+// TestFsmonitorUnchanged checks the question a capture asks the hook
+// before it scans: "nothing changed" only for an answer of the same watch
+// that names no path; and that the query run by the scan's git saves the
+// token it was given where TokenEnv says.
+func TestFsmonitorUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	hook := func(answer string) string {
+		p := filepath.Join(dir, "hook")
+		script := "#!/bin/sh\n[ \"$1\" = 2 ] || exit 3\nprintf '" + answer + "'\n"
+		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		answer, token string
+		unchanged     bool
+	}{
+		{`c:10:20:1:99\000`, "c:10:20:1:50", true},
+		{`c:10:20:1:99\000\000`, "c:10:20:1:50", true},
+		{`c:10:20:1:99\000a.txt\000`, "c:10:20:1:50", false},
+		{`c:10:20:1:99\000.git\000.git/index\000`, "c:10:20:1:50", true},
+		{`c:10:20:1:99\000.git\000.gitignore\000`, "c:10:20:1:50", false},
+		{`c:10:20:1:99\000/\000`, "c:10:20:1:50", false},
+		{`c:11:20:1:99\000`, "c:10:20:1:50", false}, // watchman restarted
+		{`c:10:20:2:99\000`, "c:10:20:1:50", false}, // root watched again
+		{`c:10:20:1:99\000`, "builtin:x", false},
+		{`c:10:20:1:99\000`, "", false},
+		{`garbage`, "c:10:20:1:50", false},
+		{`c:10:20:1:99\000'; exit 1; '`, "c:10:20:1:50", false},
+	} {
+		r := &Runner{Dir: dir, Fsmonitor: NewFsmonitor("self", hook(tc.answer))}
+		next, unchanged := r.Unchanged(context.Background(), tc.token)
+		if unchanged != tc.unchanged || (unchanged && next != "c:10:20:1:99") {
+			t.Errorf("answer %q to %q: %q, %v; want %v", tc.answer, tc.token, next, unchanged, tc.unchanged)
+		}
+	}
+	if _, ok := (&Runner{Dir: dir}).Unchanged(context.Background(), "c:10:20:1:50"); ok {
+		t.Errorf("a runner without a monitor answered")
+	}
+
+	saved := filepath.Join(dir, "token")
+	env := map[string]string{fsmonitorHookVar: hook(`c:10:20:1:99\000a.txt\000`), fsmonitorTokenVar: saved}
+	var out bytes.Buffer
+	if code := FsmonitorQuery(context.Background(), []string{"2", "c:10:20:1:50"}, func(k string) string { return env[k] }, nil, &out, &out); code != 0 {
+		t.Fatalf("query failed: %s", out.String())
+	}
+	if b, err := os.ReadFile(saved); err != nil || string(b) != "c:10:20:1:99" {
+		t.Errorf("the query saved %q (%v), want the hook's token", b, err)
 	}
 }

@@ -1,0 +1,106 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// A capture with a file system monitor (checkpoint.fsmonitor) that finds
+// nothing changed still costs a git status: git reads the whole private
+// index, asks the monitor, refreshes and compares the index with HEAD,
+// about half a plain status at 100,000 files. Most turn-boundary captures
+// find nothing changed. So the scan's query saves the token the monitor
+// gave it, and the next capture asks the monitor itself, from that token,
+// before starting git: when the answer names no path, the tree is the one
+// that scan (or the last such answer) left, and no git process runs.
+//
+// What the monitor does not watch must not have changed either: the
+// private index's own inputs (the real index and info/exclude, see
+// needsSeed), the settings and the files outside the tree that decide what
+// a scan takes (monitorRules), and submodules, whose commits move in a
+// git directory the monitor's query leaves out; a tree with submodules
+// always scans.
+
+// monitorState is what the last monitored scan saw (indexState.Monitor).
+type monitorState struct {
+	// Token is the monitor's token at the start of that scan, or of the
+	// last question answered "nothing changed" since.
+	Token string `json:"token"`
+	// Tree is the snapshot that scan made: the tree as of Token.
+	Tree string `json:"tree"`
+	// Skipped is what that snapshot left out, and why.
+	Skipped []store.Skip `json:"skipped,omitempty"`
+	// Rules fingerprints what else that scan depended on (monitorRules).
+	Rules string `json:"rules"`
+}
+
+// tokenFile is where the scan's query saves its token (git.TokenEnv).
+func (c *Capturer) tokenFile() string { return c.Store.Path("fsmonitor.token") }
+
+// monitorRules fingerprints the inputs of a scan that a monitor of the
+// tree cannot see: the settings (what is too large, whether files may be
+// converted), the conversion rules from outside the tree and the user's
+// own ignore file.
+func (c *Capturer) monitorRules() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%+v\n", c.Cfg)
+	b.WriteString(c.convRules())
+	if f := c.userFile(c.Cfg.ExcludesFile, "ignore"); f != "" {
+		b.WriteString(f + " " + fingerprint(f) + "\n")
+	}
+	return b.String()
+}
+
+// unchanged returns the snapshot of a tree the monitor says did not
+// change since the last monitored scan, or false when a scan is needed.
+func (c *Capturer) unchanged(ctx context.Context, st *indexState, j *store.Journal) (*Snapshot, bool) {
+	m := st.Monitor
+	if c.Git.Fsmonitor == nil || m == nil || len(st.Gitlinks) > 0 || c.needsSeed(st) {
+		return nil, false
+	}
+	prev := st.Tree
+	if st.Result != "" {
+		prev = st.Result
+	}
+	if prev == "" || m.Tree != prev || m.Rules != c.monitorRules() {
+		return nil, false
+	}
+	next, ok := c.Git.Unchanged(ctx, m.Token)
+	if !ok {
+		return nil, false
+	}
+	raw, err := c.rawTree(ctx, st)
+	if err != nil {
+		return nil, false
+	}
+	m.Token = next
+	if err := c.saveState(st); err != nil {
+		return nil, false
+	}
+	snap := &Snapshot{Tree: prev, Skipped: m.Skipped, Raw: raw}
+	last := j.Latest()
+	snap.Known = last != nil && last.Tree == prev
+	return snap, true
+}
+
+// scanToken reads and removes the token the scan's query saved: "" when
+// it saved none (the hook failed, or no scan asked it).
+func (c *Capturer) scanToken() string {
+	b, err := os.ReadFile(c.tokenFile())
+	os.Remove(c.tokenFile())
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// monitorEnv is the environment of the scan's git status with a monitor.
+func (c *Capturer) monitorEnv() []string {
+	os.Remove(c.tokenFile())
+	return []string{git.TokenEnv(c.tokenFile())}
+}
