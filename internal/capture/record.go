@@ -163,8 +163,12 @@ func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []
 	return c.Git.CommitTree(ctx, git.CommitRequest{Tree: rec.Tree, Parents: parents, Message: store.Message(rec), Env: identity})
 }
 
-// countChanges compares two trees by name and status.
+// countChanges compares two trees by name and status. The same tree twice
+// (a new checkpoint only because HEAD moved) needs no git to say so.
 func (c *Capturer) countChanges(ctx context.Context, from, to string) (store.Changes, error) {
+	if from == to {
+		return store.Changes{}, nil
+	}
 	diff, err := c.Git.DiffTree(ctx, from, to, git.DiffTreeOptions{Format: git.DiffNameStatus})
 	if err != nil {
 		return store.Changes{}, fault.Wrap(err, fault.FailedGit, "cannot compare checkpoints")

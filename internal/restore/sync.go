@@ -3,7 +3,6 @@ package restore
 import (
 	"errors"
 	"path"
-	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -26,46 +25,60 @@ func (t touched) add(rel string) {
 	}
 }
 
-// sync fsyncs every directory noted, deepest first, so that the renames
-// and deletions in them survive a power loss: until its directory is
-// synced, a file renamed into place can come back as the old one after
-// the rewind was journaled as ended. A directory gone since (removed
-// because it was emptied) or swapped for a symlink is passed over: there
-// is nothing of the rewind's in it to keep, and nothing is followed.
+// sync makes the renames and deletions in every directory noted survive a
+// power loss: until then, a file renamed into place can come back as the
+// old one after the rewind was journaled as ended. One syncfs of each
+// filesystem the directories are on does it for all of them at the cost
+// of one flush, where an fsync of each directory costs a flush each (a
+// rewind of 100 files in 100 directories: 101). A tree is usually one
+// filesystem, the staging directory's, which renames need. A directory
+// gone since (removed because it was emptied) or swapped for a symlink is
+// passed over: there is nothing of the rewind's in it to keep, and nothing
+// is followed.
 func (t touched) sync(root int) error {
-	dirs := make([]string, 0, len(t))
+	seen := map[uint64]bool{}
 	for d := range t {
-		dirs = append(dirs, d)
-	}
-	slices.SortFunc(dirs, func(x, y string) int { return depth(y) - depth(x) })
-	for _, d := range dirs {
-		if err := syncDir(root, d); err != nil {
+		fd, err := openTouched(root, d)
+		if err != nil {
+			return err
+		}
+		if fd < 0 {
+			continue
+		}
+		var st unix.Stat_t
+		err = unix.Fstat(fd, &st)
+		if err == nil && !seen[st.Dev] {
+			seen[st.Dev] = true
+			err = unix.Syncfs(fd)
+		}
+		if fd != root {
+			unix.Close(fd)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func syncDir(root int, rel string) error {
+// openTouched opens the directory rel of the tree, without following a
+// symlink on the way; -1 when it is gone or is no longer a directory.
+func openTouched(root int, rel string) (int, error) {
 	if rel == "." {
-		return unix.Fsync(root)
+		return root, nil
 	}
 	parent, base, err := dirAt(root, rel, false)
 	var iw *inWayError
 	if errors.Is(err, unix.ENOENT) || errors.As(err, &iw) {
-		return nil
+		return -1, nil
 	}
 	if err != nil {
-		return err
+		return -1, err
 	}
 	defer unix.Close(parent)
 	fd, err := openDir(parent, base)
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
-		return nil
+		return -1, nil
 	}
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	return unix.Fsync(fd)
+	return fd, err
 }
