@@ -152,10 +152,11 @@ func baseEnv(t testing.TB, home string) []string {
 func dropEnv(k string) bool {
 	switch strings.ToUpper(k) {
 	case "HOME", "USERPROFILE", "TMPDIR", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
-		"NODE_OPTIONS", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "IS_SANDBOX":
+		"NODE_OPTIONS", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "IS_SANDBOX",
+		"GH_TOKEN", "GITHUB_TOKEN", "GH_HOST":
 		return true
 	}
-	for _, p := range []string{"XDG_", "ANTHROPIC_", "CLAUDE", "CODEX_", "OPENAI_", "GEMINI_", "GOOGLE_", "VERTEX", "DISABLE_"} {
+	for _, p := range []string{"XDG_", "ANTHROPIC_", "CLAUDE", "CODEX_", "OPENAI_", "GEMINI_", "GOOGLE_", "VERTEX", "DISABLE_", "COPILOT_"} {
 		if strings.HasPrefix(strings.ToUpper(k), p) {
 			return true
 		}
