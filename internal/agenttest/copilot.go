@@ -67,3 +67,11 @@ func CopilotCreate(path, content string) Call {
 func CopilotBash(command string) Call {
 	return Call{Name: "bash", Args: map[string]any{"command": command, "description": "scripted command"}}
 }
+
+// CopilotTask is Copilot CLI's task call, which runs a general-purpose
+// subagent with prompt and waits for it. Put a key in prompt and the
+// subagent's steps under that key in Script.Sub.
+func CopilotTask(description, prompt string) Call {
+	return Call{Name: "task", Args: map[string]any{"description": description, "prompt": prompt,
+		"agent_type": "general-purpose", "name": "helper"}}
+}
