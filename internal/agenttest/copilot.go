@@ -1,6 +1,7 @@
 package agenttest
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,6 +52,21 @@ func RunCopilot(t testing.TB, run Run) *Result {
 	args := append([]string{"-p", run.Prompt, "--allow-all", "--no-ask-user",
 		"--no-auto-update", "--disable-client-telemetry", "--output-format", "json"}, run.Args...)
 	return start(t, run, launch{bin: bin, args: args, env: env})
+}
+
+// CopilotHookConfig returns a Copilot CLI hook file that runs command on
+// each of the events, for every tool: {"version": 1, "hooks": {EVENT:
+// [{"type": "command", "bash": ...}]}}, Copilot's flat entries. Under
+// PascalCase event names Copilot sends payloads shaped like Claude
+// Code's, which ReadHookLog reads; under its camelCase ones they do not
+// name their event.
+func CopilotHookConfig(command string, events ...string) string {
+	hooks := map[string]any{}
+	for _, e := range events {
+		hooks[e] = []any{map[string]any{"type": "command", "bash": command}}
+	}
+	b, _ := json.MarshalIndent(map[string]any{"version": 1, "hooks": hooks}, "", "  ")
+	return string(b) + "\n"
 }
 
 // CopilotModel is the model Copilot CLI is configured with: one it knows,

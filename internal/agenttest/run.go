@@ -22,15 +22,16 @@ type Scope int
 const (
 	// ProjectScope writes the hooks into the project directory (Claude's
 	// .claude/settings.local.json, Codex's .codex/hooks.json, Gemini's
-	// .gemini/settings.json).
+	// .gemini/settings.json, Copilot's .github/hooks/hooks.json).
 	ProjectScope Scope = iota
 	// UserScope writes them into the isolated home (~/.claude/settings.json,
-	// $CODEX_HOME/hooks.json, ~/.gemini/settings.json).
+	// $CODEX_HOME/hooks.json, ~/.gemini/settings.json,
+	// ~/.copilot/hooks/hooks.json).
 	UserScope
 )
 
-// Run is one headless run of an agent, started by RunClaude, RunCodex or
-// RunGemini.
+// Run is one headless run of an agent, started by RunClaude, RunCodex,
+// RunGemini or RunCopilot.
 type Run struct {
 	// Dir is the project directory the agent starts in.
 	Dir string
