@@ -7,7 +7,8 @@ import (
 )
 
 // Agent is everything git-checkpoint knows of one agent. Each agent is one
-// value, in its own file (claude.go, codex.go, gemini.go, aider.go), and
+// value, in its own file (claude.go, codex.go, gemini.go, copilot.go,
+// aider.go), and
 // the code that parses events, installs hooks and resumes conversations
 // reads these fields instead of switching on names: supporting another
 // agent is adding a file and a line to registry.
@@ -28,6 +29,9 @@ type Agent struct {
 	// Messages says the agent shows a hook's systemMessage to its person,
 	// so a hook can tell of failures there (see Untold).
 	Messages bool
+	// flatContext says the agent reads additionalContext at the top of a
+	// hook's output rather than inside hookSpecificOutput (see Context).
+	flatContext bool
 
 	// onArgs reports whether a hook call gets its event in its
 	// arguments rather than as JSON on standard input; argsEvent then
@@ -66,7 +70,7 @@ type HookEvent struct {
 
 // registry is the agents, in the order help texts show them. It is the
 // only package-level state, and it never changes.
-var registry = []Agent{claude, codex, gemini, aider}
+var registry = []Agent{claude, codex, gemini, copilot, aider}
 
 // Lookup returns the agent called name.
 func Lookup(name string) (Agent, bool) {

@@ -46,7 +46,7 @@ func TestRegistry(t *testing.T) {
 }
 
 func TestTakesNotes(t *testing.T) {
-	for name, want := range map[string]bool{Claude: true, Codex: true, Gemini: true, Aider: false, "vim": false} {
+	for name, want := range map[string]bool{Claude: true, Codex: true, Gemini: true, Copilot: true, Aider: false, "vim": false} {
 		if got := TakesNotes(name); got != want {
 			t.Errorf("TakesNotes(%q) = %v, want %v", name, got, want)
 		}
@@ -61,6 +61,7 @@ func TestReadsStdin(t *testing.T) {
 	}{
 		{Claude, nil, true},
 		{Gemini, nil, true},
+		{Copilot, nil, true},
 		{Codex, nil, true},
 		{Codex, []string{"notify", "{}"}, false},
 		{Aider, nil, false},

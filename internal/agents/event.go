@@ -75,9 +75,13 @@ type payload struct {
 	ToolResponse   json.RawMessage `json:"tool_response"`
 	// Claude Code's Stop: the text of the turn's final reply.
 	LastAssistantMessage string `json:"last_assistant_message"`
-	// Claude Code's and Codex's UserPromptSubmit, Gemini CLI's
-	// BeforeAgent: the person's prompt.
+	// Claude Code's, Codex's and Copilot CLI's UserPromptSubmit, Gemini
+	// CLI's BeforeAgent: the person's prompt.
 	Prompt string `json:"prompt"`
+	// Copilot CLI's events of a subagent: the main session's id, while
+	// session_id is the subagent's own (but for SubagentStop, which comes
+	// in the main session).
+	ParentAgentID string `json:"parent_agent_id"`
 }
 
 // Parse reads one hook event of agent: data is the standard input (cut at
@@ -102,6 +106,16 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 	e, ok := a.event(ev.Name)
 	if !ok {
 		return ev, fmt.Errorf("%w %q", ErrUnknown, ev.Name) // what was read, for the log
+	}
+	if p.ParentAgentID != "" && p.ParentAgentID != p.SessionID {
+		// A subagent reported as a session of its own (Copilot CLI): its
+		// writes belong to the main session's turn, and its own prompt
+		// and stop are steps inside that turn, which goes on; its end
+		// comes as the main session's SubagentStop.
+		ev.Session = p.ParentAgentID
+		if e.Reason != store.ReasonTool {
+			e = HookEvent{Name: e.Name}
+		}
 	}
 	if e.Reason == store.ReasonTool {
 		toolEvent(ev, p)
@@ -212,6 +226,12 @@ func readOnlyTool(name string) bool {
 		// Gemini CLI
 		"read_many_files", "list_directory", "glob", "search_file_content", "grep_search",
 		"google_web_search", "web_fetch", "save_memory", "write_todos",
+		// Copilot CLI, whose view, grep, glob and task come as Read,
+		// Grep, Glob and Agent. Its sql tools query the session's own
+		// database. read_bash and stop_bash are not here: a background
+		// command's writes show up by then.
+		"list_bash", "sql", "session_store_sql", "fetch_copilot_cli_documentation", "list_agents",
+		"read_agent", "skill",
 	}, name)
 }
 
@@ -219,7 +239,11 @@ func readOnlyTool(name string) bool {
 type toolInput struct {
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
-	Command      string `json:"command"`
+	// Path is the file of Copilot CLI's Write and Edit (its create and
+	// edit tools); other tools' path, a directory searched, names no
+	// change.
+	Path    string `json:"path"`
+	Command string `json:"command"`
 }
 
 // toolEvent fills a tool call's reason and the files it names.
@@ -231,6 +255,9 @@ func toolEvent(ev *Event, p *payload) {
 	var in toolInput
 	if json.Unmarshal(p.ToolInput, &in) == nil {
 		ev.Names = appendNonEmpty(ev.Names, in.FilePath, in.NotebookPath)
+		if editTool(ev.Tool) {
+			ev.Names = appendNonEmpty(ev.Names, in.Path)
+		}
 		ev.Exact = len(ev.Names) > 0 && editTool(ev.Tool)
 		if ev.Tool == "apply_patch" {
 			ev.Names = append(ev.Names, patchPaths(in.Command)...)
@@ -258,7 +285,7 @@ func toolEvent(ev *Event, p *payload) {
 // move files; an unknown tool) are captured by a full scan.
 func editTool(name string) bool {
 	return slices.Contains([]string{
-		"Write", "Edit", "MultiEdit", "NotebookEdit", // Claude Code
+		"Write", "Edit", "MultiEdit", "NotebookEdit", // Claude Code, Copilot CLI (Write, Edit)
 		"write_file", "replace", // Gemini CLI
 	}, name)
 }

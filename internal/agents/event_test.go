@@ -208,14 +208,18 @@ func TestNoteOnce(t *testing.T) {
 	if _, ok := TakeNote(dir); ok {
 		t.Error("the note was given twice")
 	}
-	if got := string(Context("UserPromptSubmit", "x \"y\"", "")); got != `{"hookSpecificOutput":{"additionalContext":"x \"y\"","hookEventName":"UserPromptSubmit"}}`+"\n" {
+	if got := string(Context(Claude, "UserPromptSubmit", "x \"y\"", "")); got != `{"hookSpecificOutput":{"additionalContext":"x \"y\"","hookEventName":"UserPromptSubmit"}}`+"\n" {
 		t.Errorf("Context = %s", got)
 	}
-	if got := string(Context("UserPromptSubmit", "", "m")); got != `{"systemMessage":"m"}`+"\n" {
+	if got := string(Context(Claude, "UserPromptSubmit", "", "m")); got != `{"systemMessage":"m"}`+"\n" {
 		t.Errorf("Context with a message only = %s", got)
 	}
-	if got := Context("UserPromptSubmit", "", ""); got != nil {
+	if got := Context(Claude, "UserPromptSubmit", "", ""); got != nil {
 		t.Errorf("Context with nothing = %q, want nothing", got)
+	}
+	// Copilot CLI ignores hookSpecificOutput: the note goes at the top.
+	if got := string(Context(Copilot, "UserPromptSubmit", "x", "")); got != `{"additionalContext":"x"}`+"\n" {
+		t.Errorf("Context for Copilot CLI = %s", got)
 	}
 }
 

@@ -71,17 +71,27 @@ func callsHook(text, agent string) bool {
 
 // settings are the hooks of an agent whose settings file is JSON of the
 // shape {"hooks": {EVENT: [{"matcher"?, "hooks": [{"type": "command",
-// "command", "timeout"}]}]}} (Claude Code, Codex, Gemini CLI): one for
-// each of its hooked events.
+// "command", "timeout"}]}]}} (Claude Code, Codex, Gemini CLI), or with
+// flat entries {"hooks": {EVENT: [{"type": "command", "bash",
+// "timeoutSec"}]}} (Copilot CLI): one for each of its hooked events.
 type settings struct {
 	agent   string
 	events  []string
 	timeout int // in the agent's unit
+	flat    bool
 }
 
 // group is the entry git-checkpoint adds to each event: no matcher (every
 // tool; the hook itself passes over read-only ones), one command.
 func (s settings) group() []byte {
+	if s.flat {
+		type entry struct {
+			Type    string `json:"type"`
+			Bash    string `json:"bash"`
+			Timeout int    `json:"timeoutSec"`
+		}
+		return compact(entry{"command", hookCommand(s.agent), s.timeout})
+	}
 	type hook struct {
 		Type    string `json:"type"`
 		Command string `json:"command"`
@@ -118,9 +128,11 @@ type settingsFile struct {
 	path func(scope string, env Env) string
 	// timeout is HookTimeout in the agent's unit.
 	timeout int
+	// flat says the entries are hooks themselves, not groups of them.
+	flat bool
 }
 
-func (f settingsFile) hooks(a Agent) settings { return settings{a.Name, a.hooked(), f.timeout} }
+func (f settingsFile) hooks(a Agent) settings { return settings{a.Name, a.hooked(), f.timeout, f.flat} }
 
 // file is the settings file for scope, refusing a scope of the tree
 // outside one.
@@ -183,7 +195,7 @@ func installSettings(env Env, path string, s settings) (File, error) {
 			}
 		}
 		for _, event := range stale {
-			if err := removeOurs(d, event, s.agent, true); err != nil {
+			if err := removeOurs(d, event, s, true); err != nil {
 				return File{}, err
 			}
 		}
@@ -194,13 +206,13 @@ func installSettings(env Env, path string, s settings) (File, error) {
 			for i := 0; i < len(arr.Elems); i++ {
 				g := arr.Elems[i]
 				switch {
-				case ourGroup(g, s.agent) && found:
+				case s.ourGroup(g) && found:
 					// A second copy: one call per event is enough.
 					if err := d.Remove(g); err != nil {
 						return File{}, err
 					}
 					arr, i = d.Get("hooks", event), i-1
-				case ourGroup(g, s.agent):
+				case s.ourGroup(g):
 					found = true
 					if !sameJSON(d.Text(g), s.group()) {
 						if err := d.Replace(g, s.group()); err != nil {
@@ -220,9 +232,10 @@ func installSettings(env Env, path string, s settings) (File, error) {
 			}
 		}
 	}
+	dirs := missingDirs(path)
 	f, err := writeIfChanged(path, src, d.Src)
 	if err == nil && f.Action != "unchanged" {
-		rememberInstall(env, path, src, d.Src)
+		rememberInstall(env, path, src, d.Src, dirs)
 	}
 	return f, err
 }
@@ -247,7 +260,7 @@ func uninstallSettings(env Env, path string, s settings) (File, error) {
 	// Bytes from before that call git-checkpoint (an older version's
 	// entries) are not given back: they are ours, and go.
 	case rec != nil && rec.After == digest(src) && !HoldsHooks(rec.Before) && rec.Absent:
-		f, err = removeFile(path)
+		f, err = removeFile(path, rec.Dirs...)
 	case rec != nil && rec.After == digest(src) && !HoldsHooks(rec.Before):
 		f, err = writeIfChanged(path, src, rec.Before)
 	default:
@@ -278,7 +291,7 @@ func removeEntries(path string, src []byte, s settings, rec *undoRecord) (File, 
 	emptied := false // an event lost its last entry to this uninstall
 	for _, event := range events {
 		before := d.Get("hooks", event) != nil
-		if err := removeOurs(d, event, s.agent, false); err != nil {
+		if err := removeOurs(d, event, s, false); err != nil {
 			return File{}, err
 		}
 		emptied = emptied || (before && d.Get("hooks", event) == nil)
@@ -290,7 +303,7 @@ func removeEntries(path string, src []byte, s settings, rec *undoRecord) (File, 
 		}
 		if d.Bare(d.Root) && created {
 			// Nothing but what install wrote: the file goes.
-			return removeFile(path)
+			return removeFile(path, rec.Dirs...)
 		}
 	}
 	return writeIfChanged(path, src, d.Src)
@@ -321,10 +334,20 @@ func openSettings(path string, src []byte) (*jsontext.Doc, error) {
 }
 
 // ourGroup reports whether g is an entry git-checkpoint wrote: an object
-// with only "hooks" (and a matcher), every hook of which calls it.
-func ourGroup(g *jsontext.Value, agent string) bool {
+// with only "hooks" (and a matcher), every hook of which calls it; or,
+// with flat entries, a hook of only a type, a timeout and a bash command
+// that calls it.
+func (s settings) ourGroup(g *jsontext.Value) bool {
 	if g.Kind != jsontext.Object {
 		return false
+	}
+	if s.flat {
+		for _, m := range g.Members {
+			if m.Key != "type" && m.Key != "bash" && m.Key != "timeoutSec" {
+				return false
+			}
+		}
+		return runsUs(g, s.agent)
 	}
 	inner := g.Get("hooks")
 	if inner == nil || inner.Kind != jsontext.Array || len(inner.Elems) == 0 {
@@ -337,17 +360,28 @@ func ourGroup(g *jsontext.Value, agent string) bool {
 	}
 	for _, h := range inner.Elems {
 		c := h.Get("command")
-		if c == nil || c.Kind != jsontext.String || !ours(c.Str, agent) {
+		if c == nil || c.Kind != jsontext.String || !ours(c.Str, s.agent) {
 			return false
 		}
 	}
 	return true
 }
 
+// runsUs reports whether h, one hook, runs git-checkpoint's hook for
+// agent: as its command, or as the bash command of Copilot CLI's hooks.
+func runsUs(h *jsontext.Value, agent string) bool {
+	for _, key := range []string{"command", "bash"} {
+		if c := h.Get(key); c != nil && c.Kind == jsontext.String && ours(c.Str, agent) {
+			return true
+		}
+	}
+	return false
+}
+
 // removeOurs removes git-checkpoint's entries from one event (only whole
 // entries of its own with onlyGroups, its hooks inside the user's entries
 // too without), and the event itself when that emptied it.
-func removeOurs(d *jsontext.Doc, event, agent string, onlyGroups bool) error {
+func removeOurs(d *jsontext.Doc, event string, s settings, onlyGroups bool) error {
 	changed := false
 	for removed := true; removed; {
 		removed = false
@@ -356,7 +390,7 @@ func removeOurs(d *jsontext.Doc, event, agent string, onlyGroups bool) error {
 			return nil
 		}
 		for _, g := range arr.Elems {
-			target := ourPart(g, agent)
+			target := s.ourPart(g)
 			if onlyGroups && target != g {
 				target = nil
 			}
@@ -377,10 +411,11 @@ func removeOurs(d *jsontext.Doc, event, agent string, onlyGroups bool) error {
 }
 
 // ourPart returns what of entry g uninstall removes: the whole entry when
-// git-checkpoint wrote it, or its hook inside an entry of the user's (the
-// entry itself when that was its only hook), or nil.
-func ourPart(g *jsontext.Value, agent string) *jsontext.Value {
-	if ourGroup(g, agent) {
+// git-checkpoint wrote it or when it is a hook that calls it, or its hook
+// inside an entry of the user's (the entry itself when that was its only
+// hook), or nil.
+func (s settings) ourPart(g *jsontext.Value) *jsontext.Value {
+	if s.ourGroup(g) || runsUs(g, s.agent) {
 		return g
 	}
 	inner := g.Get("hooks")
@@ -388,7 +423,7 @@ func ourPart(g *jsontext.Value, agent string) *jsontext.Value {
 		return nil
 	}
 	for _, h := range inner.Elems {
-		if c := h.Get("command"); c != nil && c.Kind == jsontext.String && ours(c.Str, agent) {
+		if runsUs(h, s.agent) {
 			if len(inner.Elems) == 1 {
 				return g
 			}
@@ -398,11 +433,15 @@ func ourPart(g *jsontext.Value, agent string) *jsontext.Value {
 	return nil
 }
 
-// callsUs reports whether an entry of the user's runs git-checkpoint's hook.
+// callsUs reports whether an entry of the user's runs git-checkpoint's
+// hook, itself or in its hooks.
 func callsUs(g *jsontext.Value, agent string) bool {
+	if runsUs(g, agent) {
+		return true
+	}
 	if inner := g.Get("hooks"); inner != nil {
 		for _, h := range inner.Elems {
-			if c := h.Get("command"); c != nil && c.Kind == jsontext.String && ours(c.Str, agent) {
+			if runsUs(h, agent) {
 				return true
 			}
 		}
@@ -419,13 +458,30 @@ func sameJSON(a, b []byte) bool {
 }
 
 // removeFile deletes a file install created, and its directory when that
-// is empty now (.claude, .codex, .gemini).
-func removeFile(path string) (File, error) {
+// is empty now (.claude, .codex, .gemini), then the directories install
+// created for it (innermost first; .github of .github/copilot) that are
+// empty now too.
+func removeFile(path string, created ...string) (File, error) {
 	if err := os.Remove(path); err != nil {
 		return File{}, fault.Wrap(err, fault.FailedIO, "cannot remove %s", path)
 	}
 	os.Remove(filepath.Dir(path))
+	for _, dir := range created {
+		os.Remove(dir)
+	}
 	return File{Path: path, Action: "removed"}, nil
+}
+
+// missingDirs lists the directories above path that do not exist yet,
+// innermost first: those a write of path creates.
+func missingDirs(path string) []string {
+	var out []string
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); err == nil || filepath.Dir(dir) == dir {
+			return out
+		}
+		out = append(out, dir)
+	}
 }
 
 // readFile reads a configuration file; a missing one is nil.

@@ -37,13 +37,19 @@ func TakeNote(stateDir string) (string, bool) {
 	return string(b), true
 }
 
-// Context is what a hook prints to add text to the model's context: the
-// hookSpecificOutput form, which Claude Code and Codex read on
-// UserPromptSubmit and Gemini CLI on BeforeAgent. message, when not
-// empty, goes to the person as systemMessage, which Claude Code shows.
-func Context(event, text, message string) []byte {
+// Context is what a hook of agent prints to add text to the model's
+// context: the hookSpecificOutput form, which Claude Code and Codex read
+// on UserPromptSubmit and Gemini CLI on BeforeAgent, or additionalContext
+// alone for an agent that reads it there (Copilot CLI, which ignores
+// hookSpecificOutput). message, when not empty, goes to the person as
+// systemMessage, which Claude Code shows.
+func Context(agent, event, text, message string) []byte {
+	a, _ := Lookup(agent)
 	doc := map[string]any{}
-	if text != "" {
+	switch {
+	case text != "" && a.flatContext:
+		doc["additionalContext"] = text
+	case text != "":
 		doc["hookSpecificOutput"] = map[string]string{"hookEventName": event, "additionalContext": text}
 	}
 	if message != "" {

@@ -24,6 +24,9 @@ type undoRecord struct {
 	Absent bool   `json:"absent"`           // install created the file
 	Before []byte `json:"before,omitempty"` // the bytes before install
 	After  string `json:"after"`            // sha256 of the bytes install wrote
+	// Dirs are the directories install created for the file, innermost
+	// first: uninstall removes those left empty.
+	Dirs []string `json:"dirs,omitempty"`
 }
 
 // undoDir is where records are kept: $XDG_STATE_HOME/git-checkpoint/installs,
@@ -72,17 +75,18 @@ func loadUndo(env Env, path string) *undoRecord {
 }
 
 // rememberInstall records that install turned before (nil: no file) into
-// after. A file that still holds what an earlier install wrote keeps that
-// install's record of the user's bytes. Best effort: without a record,
-// uninstall removes our entries as it always could.
-func rememberInstall(env Env, path string, before, after []byte) {
+// after, creating dirs for it. A file that still holds what an earlier
+// install wrote keeps that install's record of the user's bytes. Best
+// effort: without a record, uninstall removes our entries as it always
+// could.
+func rememberInstall(env Env, path string, before, after []byte, dirs []string) {
 	f := undoFile(env, path)
 	if f == "" {
 		return
 	}
-	rec := undoRecord{Path: path, Absent: before == nil, Before: before, After: digest(after)}
+	rec := undoRecord{Path: path, Absent: before == nil, Before: before, After: digest(after), Dirs: dirs}
 	if old := loadUndo(env, path); old != nil && before != nil && old.After == digest(before) {
-		rec.Absent, rec.Before = old.Absent, old.Before
+		rec.Absent, rec.Before, rec.Dirs = old.Absent, old.Before, old.Dirs
 	}
 	b, err := json.Marshal(rec)
 	if err != nil || os.MkdirAll(filepath.Dir(f), 0o700) != nil {

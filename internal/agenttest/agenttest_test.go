@@ -135,6 +135,57 @@ func TestGeminiTurn(t *testing.T) {
 		"AfterAgent", "SessionEnd"})
 }
 
+var copilotEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+	"PostToolUseFailure", "Stop", "SubagentStop", "SessionEnd"}
+
+func TestCopilotTurn(t *testing.T) {
+	s := newScenario(t)
+	srv := NewClaudeServer(t, Script{Steps: []Step{
+		Do(CopilotCreate(s.path("written.txt"), "written by the agent\n")),
+		Do(CopilotBash(shellEdit)),
+		Say("All done."),
+	}})
+	res := RunCopilot(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "edit the files",
+		Hooks: CopilotHookConfig(LogCommand(s.log), copilotEvents...), Env: GitEnv()})
+	mustSucceed(t, res, srv)
+	s.checkEdits(t, "written.txt")
+	checkEvents(t, ReadHookLog(t, s.log), []string{"SessionStart", "UserPromptSubmit",
+		"PreToolUse:Write", "PostToolUse:Write", "PreToolUse:Bash", "PostToolUse:Bash", "Stop", "SessionEnd"})
+}
+
+// A Copilot CLI subagent's events come as a session of their own, with a
+// prompt and a Stop, between the main agent's PreToolUse and PostToolUse
+// of Agent (its task tool); SubagentStop comes in the main session.
+func TestCopilotSubagent(t *testing.T) {
+	s := newScenario(t)
+	srv := NewClaudeServer(t, Script{
+		Steps: []Step{Do(CopilotTask("helper", "SUBTASK-7: write sub.txt")), Say("All done.")},
+		Sub:   map[string][]Step{"SUBTASK-7": {Do(CopilotCreate(s.path("sub.txt"), "sub\n")), Say("Sub done.")}},
+	})
+	res := RunCopilot(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "start a helper",
+		Hooks: CopilotHookConfig(LogCommand(s.log), copilotEvents...), Env: GitEnv()})
+	mustSucceed(t, res, srv)
+	events := ReadHookLog(t, s.log)
+	if got, want := EventNames(events), []string{"SessionStart", "UserPromptSubmit", "PreToolUse:Agent",
+		"UserPromptSubmit", "PreToolUse:Write", "PostToolUse:Write", "Stop", "SubagentStop",
+		"PostToolUse:Agent", "Stop", "SessionEnd"}; !slices.Equal(got, want) {
+		t.Fatalf("hook events:\n got %q\nwant %q", got, want)
+	}
+	main, sub := events[0].Session(), events[3].Session()
+	for i, e := range events {
+		want, parent := main, ""
+		if i >= 3 && i <= 6 {
+			want, parent = sub, main
+		}
+		if got, _ := e["parent_agent_id"].(string); e.Session() != want || (parent != "" && got != parent) {
+			t.Errorf("hook payload %d (%s): session %q parent %q, want %q %q", i, e.Name(), e.Session(), got, want, parent)
+		}
+	}
+	if sub == main || sub == "" {
+		t.Errorf("the subagent's session is %q, the main one %q", sub, main)
+	}
+}
+
 // A Bash call that exits non-zero is reported as PostToolUseFailure, though
 // the files it changed stay changed.
 func TestClaudeFailingBash(t *testing.T) {
@@ -333,6 +384,33 @@ func TestCodexContextInjection(t *testing.T) {
 	checkNoteReachedModel(t, s, srv, "say hello", note)
 }
 
+// Copilot CLI passes a top-level additionalContext on to its model and
+// drops the hookSpecificOutput form the others read.
+func TestCopilotContextInjection(t *testing.T) {
+	for _, tc := range []struct {
+		out     string
+		reaches bool
+	}{
+		{`{"additionalContext":"` + note + `"}`, true},
+		{`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"` + note + `"}}`, false},
+	} {
+		s := newScenario(t)
+		srv := NewClaudeServer(t, Script{})
+		res := RunCopilot(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "say hello", Env: GitEnv(),
+			Hooks: CopilotHookConfig(LogCommand(s.log)+" && printf '%s\\n' "+ShellQuote(tc.out), "UserPromptSubmit")})
+		mustSucceed(t, res, srv)
+		if tc.reaches {
+			checkNoteReachedModel(t, s, srv, "say hello", note)
+			continue
+		}
+		for _, r := range srv.Steps() {
+			if strings.Contains(string(r.Body), note) {
+				t.Errorf("%s reached the model", tc.out)
+			}
+		}
+	}
+}
+
 func TestGeminiContextInjection(t *testing.T) {
 	s := newScenario(t)
 	srv := NewGeminiServer(t, Script{})
@@ -354,15 +432,20 @@ func TestUserScopeHooks(t *testing.T) {
 		{"claude", "UserPromptSubmit", NewClaudeServer, RunClaude},
 		{"codex", "UserPromptSubmit", NewCodexServer, RunCodex},
 		{"gemini", "BeforeAgent", NewGeminiServer, RunGemini},
+		{"copilot", "UserPromptSubmit", NewClaudeServer, RunCopilot},
 	} {
 		t.Run(tc.agent, func(t *testing.T) {
 			s := newScenario(t)
 			srv := tc.serve(t, Script{})
+			hooks := HookConfig(LogCommand(s.log), tc.event)
+			if tc.agent == "copilot" {
+				hooks = CopilotHookConfig(LogCommand(s.log), tc.event)
+			}
 			res := tc.run(t, Run{Dir: s.dir, URL: srv.URL, Prompt: "say hello", Env: GitEnv(),
-				Hooks: HookConfig(LogCommand(s.log), tc.event), Scope: UserScope})
+				Hooks: hooks, Scope: UserScope})
 			mustSucceed(t, res, srv)
 			checkEvents(t, ReadHookLog(t, s.log), []string{tc.event})
-			for _, p := range []string{".claude", ".codex", ".gemini"} {
+			for _, p := range []string{".claude", ".codex", ".gemini", ".github"} {
 				if _, err := os.Stat(s.path(p)); err == nil {
 					t.Errorf("user-scope hooks were written into the project (%s)", p)
 				}

@@ -1,5 +1,5 @@
 // Package agenttest drives the real agent programs (Claude Code, Codex CLI,
-// Gemini CLI) against fake model servers, so that tests can check what the
+// Gemini CLI, GitHub Copilot CLI) against fake model servers, so that tests can check what the
 // agents' hooks do at turn boundaries.
 //
 // Why fakes of the model and not of the agent: the hook payloads, their order

@@ -22,15 +22,16 @@ type Scope int
 const (
 	// ProjectScope writes the hooks into the project directory (Claude's
 	// .claude/settings.local.json, Codex's .codex/hooks.json, Gemini's
-	// .gemini/settings.json).
+	// .gemini/settings.json, Copilot's .github/hooks/hooks.json).
 	ProjectScope Scope = iota
 	// UserScope writes them into the isolated home (~/.claude/settings.json,
-	// $CODEX_HOME/hooks.json, ~/.gemini/settings.json).
+	// $CODEX_HOME/hooks.json, ~/.gemini/settings.json,
+	// ~/.copilot/hooks/hooks.json).
 	UserScope
 )
 
-// Run is one headless run of an agent, started by RunClaude, RunCodex or
-// RunGemini.
+// Run is one headless run of an agent, started by RunClaude, RunCodex,
+// RunGemini or RunCopilot.
 type Run struct {
 	// Dir is the project directory the agent starts in.
 	Dir string
@@ -152,10 +153,11 @@ func baseEnv(t testing.TB, home string) []string {
 func dropEnv(k string) bool {
 	switch strings.ToUpper(k) {
 	case "HOME", "USERPROFILE", "TMPDIR", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
-		"NODE_OPTIONS", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "IS_SANDBOX":
+		"NODE_OPTIONS", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "IS_SANDBOX",
+		"GH_TOKEN", "GITHUB_TOKEN", "GH_HOST":
 		return true
 	}
-	for _, p := range []string{"XDG_", "ANTHROPIC_", "CLAUDE", "CODEX_", "OPENAI_", "GEMINI_", "GOOGLE_", "VERTEX", "DISABLE_"} {
+	for _, p := range []string{"XDG_", "ANTHROPIC_", "CLAUDE", "CODEX_", "OPENAI_", "GEMINI_", "GOOGLE_", "VERTEX", "DISABLE_", "COPILOT_"} {
 		if strings.HasPrefix(strings.ToUpper(k), p) {
 			return true
 		}

@@ -99,7 +99,7 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		if agents.ShowsMessages(h.Agent) {
 			message = agents.Untold(s.store.Dir)
 		}
-		sys.Stdout.Write(agents.Context(ev.NoteEvent, text, message))
+		sys.Stdout.Write(agents.Context(h.Agent, ev.NoteEvent, text, message))
 	}
 	return nil
 }

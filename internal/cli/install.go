@@ -22,7 +22,9 @@ else in it byte for byte; running it again changes nothing. Claude Code:
 user: ~/.claude/settings.json). Codex: .codex/hooks.json (user:
 ~/.codex/hooks.json) and notify in ~/.codex/config.toml, which wraps a notify
 program already there. Gemini CLI: .gemini/settings.json (user:
-~/.gemini/settings.json). aider: a post-commit hook in the hooks directory git
+~/.gemini/settings.json). GitHub Copilot CLI: the hooks of
+.github/copilot/settings.local.json (project: .github/copilot/settings.json,
+user: ~/.copilot/settings.json). aider: a post-commit hook in the hooks directory git
 uses (core.hooksPath respected), before an existing hook's own commands.`
 }
 

@@ -1,8 +1,8 @@
 // Package e2e holds the end-to-end tests of the agent hooks: the real
 // git-checkpoint and git-rewind binaries, installed into a repository with
 // `git checkpoint install AGENT` as a user would, driven by the real Claude
-// Code, Codex CLI and Gemini CLI (internal/agenttest runs them against fake
-// model servers on 127.0.0.1).
+// Code, Codex CLI, Gemini CLI and GitHub Copilot CLI (internal/agenttest
+// runs them against fake model servers on 127.0.0.1).
 //
 // Each agent plays the same story: a turn that writes a file and runs a
 // shell command that creates, deletes and appends; a person's edit; a

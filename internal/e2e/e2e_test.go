@@ -12,5 +12,7 @@ func TestAgents(t *testing.T) {
 	t.Run("claude-turns", func(t *testing.T) { claudeTurnsStory(t, tools) })
 	t.Run("codex", func(t *testing.T) { codexStory(t, tools) })
 	t.Run("gemini", func(t *testing.T) { geminiStory(t, tools) })
+	t.Run("copilot", func(t *testing.T) { copilotStory(t, tools) })
+	t.Run("copilot-subagent", func(t *testing.T) { copilotSubagentStory(t, tools) })
 	t.Run("two-sessions", func(t *testing.T) { twoSessionsStory(t, tools) })
 }
