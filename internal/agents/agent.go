@@ -43,6 +43,9 @@ type Agent struct {
 	// installNotes are what install tells about scope, after what the
 	// configs said.
 	installNotes func(scope string) []string
+	// mcp is where the agent reads its MCP servers (install --mcp), or
+	// nil when it has no MCP client.
+	mcp *mcpPlace
 	// resume continues the conversation of recs[end], the last turn end
 	// of its session at or before a rewind's target, or returns nil when
 	// it cannot do so faithfully. Nil: the agent offers no way.

@@ -46,7 +46,42 @@ var claude = Agent{
 		}
 		return []string{"Claude Code reads project settings in the directory it starts in: start it at the top of the working tree"}
 	},
+	mcp: &mcpPlace{
+		where: ".mcp.json (--scope project), or ~/.claude.json (local: in the project's entry; user: at its top)",
+		file:  claudeMCPFile,
+		keys:  claudeMCPKeys,
+		entry: `{"type":"stdio","command":"git-checkpoint","args":["mcp"]}`,
+		notes: func(scope string) []string {
+			if scope == ScopeProject {
+				return []string{"Claude Code asks each person to approve the servers of .mcp.json (or /mcp) before it starts them"}
+			}
+			return nil
+		},
+	},
 	resume: claudeResume,
+}
+
+// claudeMCPFile is where Claude Code reads MCP servers, as `claude mcp
+// add --scope` writes them: .mcp.json at the top of the tree for the
+// project, else its own state file ~/.claude.json (in
+// $CLAUDE_CONFIG_DIR when set), which also holds each project's.
+func claudeMCPFile(scope string, env Env) string {
+	if scope == ScopeProject {
+		return filepath.Join(env.Top, ".mcp.json")
+	}
+	if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return filepath.Join(d, ".claude.json")
+	}
+	return filepath.Join(env.Home, ".claude.json")
+}
+
+// claudeMCPKeys lead to the servers in claudeMCPFile: a local server is
+// in the entry of the project, by its path.
+func claudeMCPKeys(scope string, env Env) []string {
+	if scope == ScopeLocal {
+		return []string{"projects", env.Top, "mcpServers"}
+	}
+	return []string{"mcpServers"}
 }
 
 // claudeSettings is Claude Code's settings file for scope; the scopes are

@@ -39,7 +39,18 @@ var codex = Agent{
 		notifyConfig{},
 	},
 	installNotes: func(string) []string { return []string{codexTrust} },
-	resume:       codexResume,
+	mcp: &mcpPlace{
+		where: "the end of ~/.codex/config.toml ($CODEX_HOME/config.toml)",
+		file:  func(_ string, env Env) string { return codexConfig(env) },
+		toml:  true,
+		notes: func(scope string) []string {
+			if scope == ScopeUser {
+				return nil
+			}
+			return []string{"Codex reads MCP servers from $CODEX_HOME/config.toml only: the server is there for every project, and serves the one Codex runs in"}
+		},
+	},
+	resume: codexResume,
 }
 
 // codexHooks is Codex's hooks file: one for the tree (local and project

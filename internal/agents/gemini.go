@@ -37,6 +37,18 @@ var gemini = Agent{
 		}
 		return []string{"Gemini CLI reads .gemini/settings.json only in a folder it trusts"}
 	},
+	mcp: &mcpPlace{
+		where: ".gemini/settings.json or ~/.gemini/settings.json",
+		file:  geminiSettings,
+		keys:  func(string, Env) []string { return []string{"mcpServers"} },
+		entry: `{"command":"git-checkpoint","args":["mcp"]}`,
+		notes: func(scope string) []string {
+			if scope == ScopeUser {
+				return nil
+			}
+			return []string{"Gemini CLI reads .gemini/settings.json only in a folder it trusts"}
+		},
+	},
 }
 
 // geminiSettings is Gemini CLI's settings file: one for the tree (local

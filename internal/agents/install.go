@@ -235,7 +235,7 @@ func installSettings(env Env, path string, s settings) (File, error) {
 	dirs := missingDirs(path)
 	f, err := writeIfChanged(path, src, d.Src)
 	if err == nil && f.Action != "unchanged" {
-		rememberInstall(env, path, src, d.Src, dirs)
+		rememberInstall(env, path, partHooks, src, d.Src, dirs)
 	}
 	return f, err
 }
@@ -254,7 +254,7 @@ func uninstallSettings(env Env, path string, s settings) (File, error) {
 	if src == nil {
 		return File{Path: path, Action: "absent"}, nil
 	}
-	rec := loadUndo(env, path)
+	rec := loadUndo(env, path, partHooks)
 	var f File
 	switch {
 	// Bytes from before that call git-checkpoint (an older version's
@@ -267,7 +267,7 @@ func uninstallSettings(env Env, path string, s settings) (File, error) {
 		f, err = removeEntries(path, src, s, rec)
 	}
 	if err == nil {
-		forgetInstall(env, path)
+		forgetInstall(env, path, partHooks)
 	}
 	return f, err
 }

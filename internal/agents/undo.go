@@ -16,9 +16,11 @@ import (
 // user's `{}`. A file edited since falls back to removing our entries,
 // and the record still says which keys were the user's.
 //
-// Records live in the user's state directory, one file per settings file,
-// named by a digest of its path, so that they serve every scope, a
-// repository's and the user's alike.
+// Records live in the user's state directory, one file per settings file
+// and part of git-checkpoint's in it (its hooks, its MCP server: one file
+// can hold both, installed and removed apart), named by a digest of its
+// path and the part, so that they serve every scope, a repository's and
+// the user's alike.
 type undoRecord struct {
 	Path   string `json:"path"`
 	Absent bool   `json:"absent"`           // install created the file
@@ -46,7 +48,14 @@ func digest(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func undoFile(env Env, path string) string {
+// Parts of git-checkpoint's configuration that one file can hold, each
+// with its own undo record.
+const (
+	partHooks = ""
+	partMCP   = "mcp"
+)
+
+func undoFile(env Env, path, part string) string {
 	dir := undoDir(env)
 	if dir == "" {
 		return ""
@@ -54,12 +63,16 @@ func undoFile(env Env, path string) string {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	return filepath.Join(dir, digest([]byte(path))[:16]+".json")
+	name := path
+	if part != partHooks {
+		name += "\x00" + part
+	}
+	return filepath.Join(dir, digest([]byte(name))[:16]+".json")
 }
 
-// loadUndo returns the record of path, or nil.
-func loadUndo(env Env, path string) *undoRecord {
-	f := undoFile(env, path)
+// loadUndo returns the record of part of path, or nil.
+func loadUndo(env Env, path, part string) *undoRecord {
+	f := undoFile(env, path, part)
 	if f == "" {
 		return nil
 	}
@@ -75,17 +88,17 @@ func loadUndo(env Env, path string) *undoRecord {
 }
 
 // rememberInstall records that install turned before (nil: no file) into
-// after, creating dirs for it. A file that still holds what an earlier
-// install wrote keeps that install's record of the user's bytes. Best
-// effort: without a record, uninstall removes our entries as it always
-// could.
-func rememberInstall(env Env, path string, before, after []byte, dirs []string) {
-	f := undoFile(env, path)
+// after, creating dirs for it; part says which of our entries in the
+// file the record is for. A file that still holds what an earlier install
+// wrote keeps that install's record of the user's bytes. Best effort:
+// without a record, uninstall removes our entries as it always could.
+func rememberInstall(env Env, path, part string, before, after []byte, dirs []string) {
+	f := undoFile(env, path, part)
 	if f == "" {
 		return
 	}
 	rec := undoRecord{Path: path, Absent: before == nil, Before: before, After: digest(after), Dirs: dirs}
-	if old := loadUndo(env, path); old != nil && before != nil && old.After == digest(before) {
+	if old := loadUndo(env, path, part); old != nil && before != nil && old.After == digest(before) {
 		rec.Absent, rec.Before, rec.Dirs = old.Absent, old.Before, old.Dirs
 	}
 	b, err := json.Marshal(rec)
@@ -95,9 +108,9 @@ func rememberInstall(env Env, path string, before, after []byte, dirs []string) 
 	writeAtomic(f, b, 0o600)
 }
 
-// forgetInstall drops the record of path.
-func forgetInstall(env Env, path string) {
-	if f := undoFile(env, path); f != "" {
+// forgetInstall drops the record of part of path.
+func forgetInstall(env Env, path, part string) {
+	if f := undoFile(env, path, part); f != "" {
 		os.Remove(f)
 	}
 }

@@ -28,6 +28,7 @@ type checkpointCLI struct {
 	Prune     pruneCmd     `cmd:"" help:"Apply retention now: delete old checkpoints' refs (never runs gc)."`
 	Doctor    doctorCmd    `cmd:"" help:"Check the store and its surroundings; say how to fix each problem."`
 	Init      initCmd      `cmd:"" help:"Outside any git repository: create a private store here."`
+	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve agents the checkpoints over the Model Context Protocol (stdio)."`
 }
 
 // Checkpoint runs git-checkpoint with args and returns its exit status.

@@ -13,6 +13,7 @@ type installCmd struct {
 	Agent string `arg:"" enum:"${agents}" help:"${agent_names}."`
 	Scope string `enum:"local,project,user" default:"local" help:"local (this tree, not shared), project (shared with the repository) or user (every project)."`
 	Print bool   `help:"Print the configuration for setting it up by hand; change nothing."`
+	MCP   bool   `name:"mcp" help:"Register the MCP server (git checkpoint mcp) with the agent instead of the hooks."`
 }
 
 func (c *installCmd) Help() string {
@@ -25,12 +26,20 @@ program already there. Gemini CLI: .gemini/settings.json (user:
 ~/.gemini/settings.json). GitHub Copilot CLI: the hooks of
 .github/copilot/settings.local.json (project: .github/copilot/settings.json,
 user: ~/.copilot/settings.json). aider: a post-commit hook in the hooks directory git
-uses (core.hooksPath respected), before an existing hook's own commands.`
+uses (core.hooksPath respected), before an existing hook's own commands.
+
+With --mcp it registers the MCP server instead, where the agent reads MCP
+servers: Claude Code ~/.claude.json (local: the project's entry; user: its
+top) or .mcp.json (--scope project); Codex a table at the end of
+~/.codex/config.toml; Gemini CLI mcpServers in .gemini/settings.json (user:
+~/.gemini/settings.json). A server of the user's under the same name is left
+alone.`
 }
 
 type uninstallCmd struct {
 	Agent string `arg:"" enum:"${agents}" help:"${agent_names}."`
 	Scope string `enum:"local,project,user" default:"local" help:"The scope given to install."`
+	MCP   bool   `name:"mcp" help:"Remove the MCP server's registration that install --mcp added instead of the hooks."`
 }
 
 func (c *uninstallCmd) Help() string {
@@ -50,10 +59,14 @@ type installDoc struct {
 
 func (c *installCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if c.Print {
-		return printSnippets(sys, g, c.Agent)
+		return printSnippets(sys, g, c.Agent, c.MCP)
 	}
 	env, out, cwd := agentEnv(ctx, sys, g)
-	res, err := agents.Install(c.Agent, c.Scope, env)
+	install := agents.Install
+	if c.MCP {
+		install = agents.InstallMCP
+	}
+	res, err := install(c.Agent, c.Scope, env)
 	if err != nil {
 		return err
 	}
@@ -62,7 +75,11 @@ func (c *installCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 
 func (c *uninstallCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	env, out, cwd := agentEnv(ctx, sys, g)
-	res, err := agents.Uninstall(c.Agent, c.Scope, env)
+	uninstall := agents.Uninstall
+	if c.MCP {
+		uninstall = agents.UninstallMCP
+	}
+	res, err := uninstall(c.Agent, c.Scope, env)
 	if err != nil {
 		return err
 	}
@@ -129,8 +146,13 @@ func displayPath(p, cwd, home string) string {
 	return p
 }
 
-func printSnippets(sys *IO, g *Globals, agent string) error {
+func printSnippets(sys *IO, g *Globals, agent string, mcp bool) error {
 	snippets, err := agents.Snippets(agent)
+	if mcp {
+		var s agents.Snippet
+		s, err = agents.MCPSnippet(agent)
+		snippets = []agents.Snippet{s}
+	}
 	if err != nil {
 		return err
 	}

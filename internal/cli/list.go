@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -33,25 +32,19 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	var recs []*store.Record
-	for _, r := range slices.Backward(j.Checkpoints()) {
-		if refs[r.N] != r.Commit && j.Pruned(r.ID) {
-			continue
+	// A session that matched nothing lists nothing.
+	doc := turns.ListDocument{Checkpoints: []*store.Record{}}
+	if c.Session == "" || session != "" {
+		n := c.Count
+		if c.All {
+			n = 0
 		}
-		if c.Session != "" && (session == "" || r.Session != session) {
-			continue
-		}
-		if !c.All && len(recs) == c.Count {
-			break
-		}
-		recs = append(recs, r)
+		doc = turns.List(j, refs, session, n)
 	}
 	if s.out.json {
-		if recs == nil {
-			recs = []*store.Record{}
-		}
-		return s.out.JSON(map[string]any{"checkpoints": recs})
+		return s.out.JSON(doc)
 	}
+	recs := doc.Checkpoints
 	if len(recs) == 0 && c.Session != "" {
 		s.out.Printf("no checkpoint of session %s\n", fault.Quote(c.Session))
 		return nil

@@ -53,12 +53,12 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// writeError writes the --json error document (DESIGN section 3),
-// {"error": {"code", "message", "data"}}: the one writer of it, so that an
+// writeError writes the --json error document (DESIGN section 3,
+// fault.Document): the one writer of it on the command line, so that an
 // error reads as the rest of the output does, whether a command failed, the
 // command line did not parse or the program hit a bug of its own.
 func writeError(w io.Writer, fe *fault.Error) error {
-	return writeJSON(w, map[string]any{"error": map[string]any{"code": fe.Code, "message": fe.Message, "data": fe.Data}})
+	return writeJSON(w, fe.Document())
 }
 
 // Printf prints text for people unless --quiet.

@@ -12,17 +12,20 @@ import (
 // as they are in the message and the data.
 func TestWriteErrorLikeOtherOutput(t *testing.T) {
 	var b strings.Builder
-	fe := fault.New("not_found.path", "no path a&b<c>").WithData(map[string]string{"path": "a&b<c>"})
+	fe := fault.New("not_found.path", "no path a&b<c>").WithData(map[string]string{"path": "a&b<c>"}).WithHint("try a&b")
 	if err := writeError(&b, fe); err != nil {
 		t.Fatal(err)
 	}
 	want := `{
   "error": {
     "code": "not_found.path",
+    "message": "no path a&b<c>",
     "data": {
       "path": "a&b<c>"
     },
-    "message": "no path a&b<c>"
+    "hints": [
+      "try a&b"
+    ]
   }
 }
 `

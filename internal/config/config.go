@@ -31,6 +31,10 @@ type Config struct {
 	// RecordPrompts keeps each turn's prompt in the journal (the log,
 	// the picker and bisect show it).
 	RecordPrompts bool
+	// MCPRewind lets the model apply a rewind through the MCP server
+	// (rewind_apply). Off by default: through MCP the agent looks and
+	// plans, and the person decides.
+	MCPRewind bool
 	// EOL says git converts line endings without any attribute asking
 	// (core.autocrlf true or input, core.eol crlf), so a checkout may not
 	// give back the bytes a capture read.
@@ -127,6 +131,8 @@ func (c *Config) set(key, val string) error {
 		c.Enabled, err = ParseBool(val)
 	case "recordprompts":
 		c.RecordPrompts, err = ParseBool(val)
+	case "mcprewind":
+		c.MCPRewind, err = ParseBool(val)
 	}
 	return err
 }

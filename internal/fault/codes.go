@@ -50,6 +50,7 @@ const (
 	NotFoundCommit        Code = "not_found.commit"          // a commit a checkpoint names is gone
 	NotFoundNothingToUndo Code = "not_found.nothing_to_undo" // --undo with no rewind
 	NotFoundPath          Code = "not_found.path"            // a PATH in neither the checkpoint nor the tree
+	NotFoundPlan          Code = "not_found.plan"            // MCP rewind_apply: a plan id this server did not make
 )
 
 // The conflict class (exit 5): doing it now would lose or mix someone's
@@ -72,7 +73,8 @@ const TimeoutLock Code = "timeout.lock" // the store lock was not acquired in ti
 
 // The unsupported class (exit 10): not a place the tool works in.
 const (
-	UnsupportedGitDirectory Code = "unsupported.git_directory" // inside .git or a bare repository
-	UnsupportedNoRepository Code = "unsupported.no_repository" // in no repository and no private store
-	UnsupportedUnbornHead   Code = "unsupported.unborn_head"   // a fork of a checkpoint taken before the first commit
+	UnsupportedGitDirectory Code = "unsupported.git_directory"  // inside .git or a bare repository
+	UnsupportedNoRepository Code = "unsupported.no_repository"  // in no repository and no private store
+	UnsupportedUnbornHead   Code = "unsupported.unborn_head"    // a fork of a checkpoint taken before the first commit
+	UnsupportedMCPRewindOff Code = "unsupported.mcp_rewind_off" // MCP rewind_apply while checkpoint.mcpRewind is not true
 )

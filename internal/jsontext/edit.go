@@ -277,3 +277,37 @@ func (d *Doc) parent(c, v *Value) (*Value, int) {
 	}
 	return nil, 0
 }
+
+// Put sets the member at path to raw (compact JSON): in place of the
+// value there, indented like it, or as a new last member, creating the
+// objects on the way when they are missing. Something else than an object
+// on the way is an error, and nothing changes.
+func (d *Doc) Put(path []string, raw []byte) error {
+	if v := d.Get(path...); v != nil {
+		return d.Replace(v, raw)
+	}
+	c := d.Root
+	for i, k := range path {
+		next := c.Get(k)
+		if next == nil {
+			// Build the rest of the path around raw: {"b": {"c": raw}}.
+			value := string(raw)
+			for j := len(path) - 1; j > i; j-- {
+				key, _ := json.Marshal(path[j])
+				value = "{" + string(key) + ":" + value + "}"
+			}
+			indent, inline := d.childPlace(c)
+			text, err := d.render([]byte(value), indent, inline)
+			if err != nil {
+				return err
+			}
+			key, _ := json.Marshal(k)
+			return d.insert(c, string(key)+": "+text, indent, inline)
+		}
+		if next.Kind != Object {
+			return fmt.Errorf("%s is not an object", strings.Join(path[:i+1], "."))
+		}
+		c = next
+	}
+	return nil
+}

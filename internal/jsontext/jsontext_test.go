@@ -149,3 +149,52 @@ func FuzzOpen(f *testing.F) {
 }
 
 var emptyWithSpace = regexp.MustCompile(`[\[{]\s+[\]}]`)
+
+// TestPutRemoveRoundTrip: a member Put adds, deep or not, and the objects
+// it made on the way, removed again give back every file byte for byte;
+// a Put over a member replaces its value.
+func TestPutRemoveRoundTrip(t *testing.T) {
+	server := []byte(`{"command":"git-checkpoint","args":["mcp"]}`)
+	for name, src := range files {
+		if name == "dupkey" {
+			continue // "hooks" is not an object there
+		}
+		for _, path := range [][]string{{"mcpServers", "git-checkpoint"}, {"projects", "/tmp/x", "mcpServers", "git-checkpoint"}, {"hooks", "git-checkpoint"}} {
+			d, err := Open([]byte(src))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if err := d.Put(path, server); err != nil {
+				t.Fatalf("%s %v: put: %v", name, path, err)
+			}
+			var check any
+			if name != "comment" && json.Unmarshal(d.Src, &check) != nil {
+				t.Fatalf("%s %v: not JSON after put:\n%s", name, path, d.Src)
+			}
+			v := d.Get(path...)
+			var got, want any
+			json.Unmarshal(d.Text(v), &got)
+			json.Unmarshal(server, &want)
+			if !equalJSON(got, want) {
+				t.Fatalf("%s %v: put %s", name, path, d.Text(v))
+			}
+			if err := d.Put(path, []byte(`{"command":"other"}`)); err != nil || !strings.Contains(string(d.Text(d.Get(path...))), "other") {
+				t.Fatalf("%s %v: put over it: %v\n%s", name, path, err, d.Src)
+			}
+			for i := len(path); i > 0; i-- {
+				if v := d.Get(path[:i]...); i == len(path) || (len(v.Members) == 0 && !strings.Contains(src, `"`+path[i-1]+`"`)) {
+					if err := d.Remove(v); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if string(d.Src) != src && !(src == "" && string(d.Src) == "{}\n") {
+				t.Errorf("%s %v: after put and remove\n%q\nwant\n%q", name, path, d.Src, src)
+			}
+		}
+	}
+	d, _ := Open([]byte(`{"mcpServers": []}`))
+	if err := d.Put([]string{"mcpServers", "x"}, server); err == nil {
+		t.Errorf("put into a list: no error\n%s", d.Src)
+	}
+}

@@ -55,7 +55,7 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 		return nil, fault.Wrap(err, fault.FailedIO, "the rewind did not start, so nothing was changed")
 	}
 	rw := &store.Rewind{Target: pr.Target.ID, Commit: pr.Target.Commit, Safety: safety.ID,
-		Plan: pr.Plan.ID, Files: len(pr.Plan.Files), Undo: pr.req.Undo}
+		Plan: pr.Plan.ID, Files: len(pr.Plan.Files), Undo: pr.req.Undo, By: pr.req.By}
 	for _, l := range pr.Plan.Left {
 		if l.Reason != restore.LeftIgnoredInWay {
 			continue

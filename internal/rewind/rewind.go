@@ -51,6 +51,9 @@ type Request struct {
 	// turn (t<n>) or range (kA..kB), or of every turn of a session (an id
 	// or its unique prefix).
 	Only, Session string
+	// By is who applies the rewind, when not a person at the command
+	// line (store.ByModel); the journal's records of it say so.
+	By string
 }
 
 // Prepared is a plan and what it was computed from.

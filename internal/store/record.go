@@ -106,6 +106,10 @@ const (
 	ReasonRunEnd   = "run_end"
 )
 
+// ByModel is Rewind.By for a rewind the model applied through the MCP
+// server (git checkpoint mcp), which a person enabled but did not type.
+const ByModel = "model"
+
 // Rewind is what the journal records about a rewind: rewind_started is
 // written after the safety checkpoint exists and before the first file is
 // touched; rewind_ended when the tree is in its final state.
@@ -118,6 +122,9 @@ type Rewind struct {
 	Exact  *bool  `json:"exact,omitempty"` // rewind_ended only
 	Error  string `json:"error,omitempty"` // rewind_ended after a failure
 	Undo   bool   `json:"undo,omitempty"`  // this rewind was --undo
+	// By says who applied the rewind when it was not a person at the
+	// command line: ByModel for the model, through the MCP server.
+	By string `json:"by,omitempty"`
 	// InTheWay are the paths the rewind could not write because an
 	// ignored file was there, which an undo must not take for ones it
 	// created; InTheWayMore says there were more than fit, and then an
