@@ -41,7 +41,16 @@ func targets() []target {
 		{what: "per-tool capture / git status", num: "tool", den: "status", limit: 0.3},
 		{what: "10 parallel per-tool captures / git status", num: "parallel", den: "status", limit: 1, goal: true},
 		{what: "rewind of 100 files / git status", num: "rewind100", den: "status", limit: 3, everyShape: true},
+		{what: "rewind of 100 files / git status (goal)", num: "rewind100", den: "status", limit: 1.5, everyShape: true, goal: true},
+		{what: "rewind of 100 files / git status, 10k files", num: "rewind100", den: "status", limit: 4, at: 10000, everyShape: true, goal: true},
 		{what: "capture, nothing changed, fsmonitor / git status", num: "fsmon", den: "status", limit: 0.3, goal: true},
+		// Chromium scale: make bench-500k.
+		{what: "capture, nothing changed / git status, 500k files", num: "clean", den: "status", limit: 1.1, at: largeSize, goal: true},
+		{what: "capture, 1 file changed / git status, 500k files", num: "change1", den: "status", limit: 1.2, at: largeSize, goal: true},
+		{what: "capture, 100 files changed / git status, 500k files", num: "change100", den: "status", limit: 1.5, at: largeSize, goal: true},
+		{what: "per-tool capture / git status, 500k files", num: "tool", den: "status", limit: 0.05, at: largeSize, goal: true},
+		{what: "rewind of 100 files / git status, 500k files", num: "rewind100", den: "status", limit: 1.3, at: largeSize, goal: true},
+		{what: "capture, nothing changed, fsmonitor / git status, 500k files", num: "fsmon", den: "status", limit: 0.3, at: largeSize, goal: true},
 	}
 }
 
