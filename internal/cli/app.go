@@ -45,6 +45,8 @@ type Globals struct {
 	JSON  bool   `name:"json" help:"Print one JSON document on stdout (errors too)."`
 	Quiet bool   `short:"q" help:"Print nothing but errors."`
 	Color string `enum:"auto,always,never" default:"auto" help:"Color output: auto, always or never (NO_COLOR is honoured)."`
+
+	Version kong.VersionFlag `help:"Print the version this binary was built from and exit."`
 }
 
 // rawString decodes a string argument as the bytes it is. Kong's own
@@ -66,12 +68,13 @@ var rawString = kong.MapperFunc(func(ctx *kong.DecodeContext, target reflect.Val
 
 // grammarVars are what the grammar's tags interpolate: the agents' names
 // come from their registry, so a new agent needs no edit to a tag.
-func grammarVars() kong.Vars {
+func grammarVars(prog string) kong.Vars {
 	names := agents.Names()
 	last := len(names) - 1
 	return kong.Vars{
 		"agents":      strings.Join(names, ","),
 		"agent_names": strings.Join(names[:last], ", ") + " or " + names[last],
+		"version":     versionLine(prog),
 	}
 }
 
@@ -91,7 +94,7 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
 		kong.Bind(sys),
 		kong.KindMapper(reflect.String, rawString),
-		grammarVars(),
+		grammarVars(prog),
 	)
 	if err != nil {
 		return report(prog, globals, sys, fault.Wrap(err, fault.FailedInternal, "bad command grammar"))
