@@ -152,3 +152,76 @@ func TestBashCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestFishCompletion asks a real fish, with the script loaded as the
+// manual says (git checkpoint completion fish | source), what it would
+// offer: inside fish's own git completion, which keeps working for git's
+// commands, and for git-rewind typed alone; ids with their descriptions.
+func TestFishCompletion(t *testing.T) {
+	if _, err := exec.LookPath("fish"); err != nil {
+		t.Skip("fish is not installed (.ci/run installs Debian's)")
+	}
+	repo, outside, env := completionRepo(t)
+	for _, tc := range []struct {
+		dir, line string
+		want      []string
+		has       string
+	}{
+		{dir: repo, line: "git rewind ", want: []string{"@\tthe newest checkpoint", "t1\trun: sh -c echo hi > a.txt",
+			"k2\trun_end t1: sh -c echo hi > a.txt", "k1\tmanual: before the change"}},
+		{dir: outside, line: "git -C repo rewind k", want: []string{"k2\trun_end t1: sh -c echo hi > a.txt", "k1\tmanual: before the change"}},
+		{dir: repo, line: "git checkpoint sh", want: []string{"show\tShow one checkpoint's record."}},
+		{dir: repo, line: "git-rewind --outside=", want: []string{"--outside=refuse", "--outside=keep", "--outside=overwrite"}},
+		{dir: repo, line: "git checkpoint diff k1 -- ", want: []string{"a.txt"}},
+		{dir: repo, line: "git stat", has: "status\t"},
+	} {
+		r := must(t, 0, tc.dir, append(env, "LINE="+tc.line), "fish", "--no-config", "-c",
+			`git checkpoint completion fish | source; and complete -C "$LINE"`)
+		got := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+		switch {
+		case tc.has != "":
+			if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, tc.has) }) {
+				t.Errorf("%q offers %q, without %q (git's own completion)", tc.line, got, tc.has)
+			}
+		case !slices.Equal(got, tc.want):
+			t.Errorf("%q offers %q, want %q", tc.line, got, tc.want)
+		}
+		if r.stderr != "" {
+			t.Errorf("%q: fish printed on stderr:\n%s", tc.line, r.stderr)
+		}
+	}
+}
+
+// TestZshCompletion types TAB in a real interactive zsh on a terminal
+// (tmux), with compinit and the script loaded as the manual says: zsh's
+// own git completion calls _git-rewind, which lists the ids newest first
+// with their descriptions, and a command name completes in place.
+func TestZshCompletion(t *testing.T) {
+	if _, err := exec.LookPath("zsh"); err != nil {
+		t.Skip("zsh is not installed (.ci/run installs Debian's)")
+	}
+	repo, _, env := completionRepo(t)
+	zdot := t.TempDir()
+	writeFile(t, filepath.Join(zdot, ".zshrc"), `autoload -Uz compinit && compinit -u -d "$ZDOTDIR/.zcompdump"
+source <(git checkpoint completion zsh)
+PS1='zsh%% '
+`, 0o644)
+	tm := startTerminal(t, append(env, "ZDOTDIR="+zdot), repo, 100, 30, "exec zsh -i")
+	tm.waitFor("zsh%")
+	tm.keys("git rewind ", "Tab")
+	screen := tm.waitFor("k1  -- manual: before the change")
+	var listed []string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, " -- ") {
+			listed = append(listed, l)
+		}
+	}
+	want := []string{"@   -- the newest checkpoint", "t1  -- run: sh -c echo hi > a.txt",
+		"k2  -- run_end t1: sh -c echo hi > a.txt", "k1  -- manual: before the change"}
+	if !slices.Equal(listed, want) {
+		t.Fatalf("git rewind <TAB> lists %q, want %q; the screen:\n%s", listed, want, screen)
+	}
+	tm.keys("C-u", "git checkpoint sh", "Tab", "Enter")
+	// "sh" became "show ": the command ran, and asked for its id.
+	tm.waitFor("zsh% git checkpoint show", "git-checkpoint: error: expected \"<id>\"")
+}
