@@ -7,7 +7,7 @@ MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 GO     ?= go
 BINS    = git-checkpoint git-rewind
 
-.PHONY: all build test agents lint fuzz bench bench-500k bench-quick install uninstall clean man
+.PHONY: all build test agents lint fuzz bench bench-500k bench-quick install uninstall clean man dist
 
 all: build
 
@@ -68,7 +68,15 @@ uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(BINS)) $(addprefix $(MANDIR)/,$(addsuffix .1,$(BINS)))
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
+
+# Release archives in dist/, one per GOOS-GOARCH (TARGETS=linux/amd64,...
+# builds only those), with SHA256SUMS: reproducible, so their time is the
+# last commit's. See internal/dist.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+dist:
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(GO) run ./internal/dist/cmd -out dist -version $(VERSION) $(if $(TARGETS),-targets $(TARGETS))
 
 # Regenerate man/*.1 from man/*.md (the test fails when they differ).
 man:

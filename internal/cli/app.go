@@ -41,10 +41,12 @@ func System() *IO {
 
 // Globals are the options every command of both binaries takes.
 type Globals struct {
-	Chdir string `short:"C" name:"chdir" placeholder:"DIR" help:"Run as if started in DIR."`
+	Chdir string `short:"C" name:"chdir" placeholder:"DIR" complete:"file" help:"Run as if started in DIR."`
 	JSON  bool   `name:"json" help:"Print one JSON document on stdout (errors too)."`
 	Quiet bool   `short:"q" help:"Print nothing but errors."`
 	Color string `enum:"auto,always,never" default:"auto" help:"Color output: auto, always or never (NO_COLOR is honoured)."`
+
+	Version kong.VersionFlag `help:"Print the version this binary was built from and exit."`
 }
 
 // rawString decodes a string argument as the bytes it is. Kong's own
@@ -66,24 +68,23 @@ var rawString = kong.MapperFunc(func(ctx *kong.DecodeContext, target reflect.Val
 
 // grammarVars are what the grammar's tags interpolate: the agents' names
 // come from their registry, so a new agent needs no edit to a tag.
-func grammarVars() kong.Vars {
+func grammarVars(prog string) kong.Vars {
 	names := agents.Names()
 	last := len(names) - 1
 	return kong.Vars{
 		"agents":      strings.Join(names, ","),
 		"agent_names": strings.Join(names[:last], ", ") + " or " + names[last],
+		"version":     versionLine(prog),
 	}
 }
 
 // exitSignal carries kong's request to exit (after --help) out of Parse.
 type exitSignal struct{ code int }
 
-// run parses args into grammar and runs the selected command, returning the
-// exit status. It is the one place where errors are printed and mapped.
-func run(name string, grammar any, globals *Globals, args []string, sys *IO, help string) (code int) {
-	prog := "git-" + strings.TrimPrefix(name, "git ")
-	sys.prog = prog
-	parser, err := kong.New(grammar,
+// newParser builds the parser of a grammar: the one model that parsing,
+// help, the man page test and shell completion all read.
+func newParser(name string, grammar any, sys *IO, help string) (*kong.Kong, error) {
+	return kong.New(grammar,
 		kong.Name(name),
 		kong.Description(help),
 		kong.Writers(sys.Stdout, sys.Stderr),
@@ -91,8 +92,16 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
 		kong.Bind(sys),
 		kong.KindMapper(reflect.String, rawString),
-		grammarVars(),
+		grammarVars("git-"+strings.TrimPrefix(name, "git ")),
 	)
+}
+
+// run parses args into grammar and runs the selected command, returning the
+// exit status. It is the one place where errors are printed and mapped.
+func run(name string, grammar any, globals *Globals, args []string, sys *IO, help string) (code int) {
+	prog := "git-" + strings.TrimPrefix(name, "git ")
+	sys.prog = prog
+	parser, err := newParser(name, grammar, sys, help)
 	if err != nil {
 		return report(prog, globals, sys, fault.Wrap(err, fault.FailedInternal, "bad command grammar"))
 	}

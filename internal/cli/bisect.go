@@ -16,8 +16,8 @@ import (
 )
 
 type bisectCmd struct {
-	Good    string   `placeholder:"ID" help:"A checkpoint where CMD passes (default: the start of the first turn of the latest session)."`
-	Bad     string   `placeholder:"ID" help:"A checkpoint where CMD fails (default: the newest checkpoint)."`
+	Good    string   `placeholder:"ID" complete:"checkpoint" help:"A checkpoint where CMD passes (default: the start of the first turn of the latest session)."`
+	Bad     string   `placeholder:"ID" complete:"checkpoint" help:"A checkpoint where CMD fails (default: the newest checkpoint)."`
 	Setup   string   `placeholder:"CMD" help:"A shell command run once in the temporary worktree before the first test, to make what checkpoints do not hold (e.g. 'npm ci')."`
 	Command []string `arg:"" passthrough:"" placeholder:"CMD" help:"The test: passes when it exits 0, fails otherwise."`
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/complete"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
 
@@ -29,6 +30,7 @@ type checkpointCLI struct {
 	Doctor    doctorCmd    `cmd:"" help:"Check the store and its surroundings; say how to fix each problem."`
 	Init      initCmd      `cmd:"" help:"Outside any git repository: create a private store here."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve agents the checkpoints over the Model Context Protocol (stdio)."`
+	Complete  completeCmd  `cmd:"" name:"completion" help:"Print a shell's completion script: bash, zsh or fish."`
 }
 
 // Checkpoint runs git-checkpoint with args and returns its exit status.
@@ -36,6 +38,10 @@ func Checkpoint(args []string, sys *IO) int {
 	if len(args) > 0 && args[0] == git.FsmonitorQueryWord {
 		// git asking a capture's fsmonitor hook (git.Fsmonitor).
 		return git.FsmonitorQuery(context.Background(), args[1:], sys.Getenv, sys.Environ(), sys.Stdout, sys.Stderr)
+	}
+	if len(args) > 0 && args[0] == complete.Word {
+		// A shell asking what may come next (git checkpoint completion).
+		return completeWords(args[1:], sys)
 	}
 	var c checkpointCLI
 	if before, rest := splitDashDash(args); rest != nil && subcommand(before) == "diff" {

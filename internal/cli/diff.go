@@ -8,8 +8,8 @@ import (
 )
 
 type diffCmd struct {
-	ID    string   `arg:"" help:"The checkpoint to compare from."`
-	ID2   string   `arg:"" optional:"" help:"The checkpoint to compare to (default: the working tree now)."`
+	ID    string   `arg:"" complete:"checkpoint" help:"The checkpoint to compare from."`
+	ID2   string   `arg:"" optional:"" complete:"checkpoint" help:"The checkpoint to compare to (default: the working tree now)."`
 	Stat  bool     `help:"Show a diffstat instead of the patch."`
 	Paths []string `kong:"-"`
 }

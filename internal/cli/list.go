@@ -11,7 +11,7 @@ import (
 
 type listCmd struct {
 	Count   int    `short:"n" default:"20" placeholder:"N" help:"Show at most N checkpoints."`
-	Session string `placeholder:"S" help:"Only checkpoints of agent session S (an id or a unique prefix)."`
+	Session string `placeholder:"S" complete:"session" help:"Only checkpoints of agent session S (an id or a unique prefix)."`
 	All     bool   `help:"Show every checkpoint, not just the newest N."`
 }
 

@@ -11,7 +11,7 @@ import (
 
 type logCmd struct {
 	Count   int    `short:"n" default:"20" placeholder:"N" help:"Show at most the newest N turns."`
-	Session string `placeholder:"S" help:"Only the turns of agent session S (an id or a unique prefix)."`
+	Session string `placeholder:"S" complete:"session" help:"Only the turns of agent session S (an id or a unique prefix)."`
 	Stat    bool   `help:"List the files each turn changed."`
 }
 

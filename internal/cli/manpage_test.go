@@ -24,7 +24,7 @@ func TestManPagesCoverGrammar(t *testing.T) {
 		}
 		page := string(src)
 		synopsis, _, _ := strings.Cut(page, "## DESCRIPTION")
-		parser, err := kong.New(tc.grammar, kong.Name(tc.page), grammarVars())
+		parser, err := kong.New(tc.grammar, kong.Name(tc.page), grammarVars(tc.page))
 		if err != nil {
 			t.Fatal(err)
 		}

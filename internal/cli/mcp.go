@@ -22,7 +22,7 @@ it with 'git checkpoint install AGENT --mcp'.`
 // then says why it cannot work), and a change of HEAD or of the
 // configuration is seen by the next call.
 func (c *mcpCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
-	srv := &mcp.Server{Version: version(), Open: func(ctx context.Context) (*mcp.Tree, error) {
+	srv := &mcp.Server{Version: version(debug.ReadBuildInfo()), Open: func(ctx context.Context) (*mcp.Tree, error) {
 		s, err := open(ctx, sys, g)
 		if err != nil {
 			return nil, err
@@ -36,12 +36,4 @@ func (c *mcpCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 func (s *session) tree() *mcp.Tree {
 	return &mcp.Tree{Git: s.git, Repo: s.repo, Store: s.store, Capture: s.cap, Config: s.cfg,
 		Rewinder: s.rewinder(), Journal: s.journal, Lock: s.lock, Rel: s.rel}
-}
-
-// version is the module version the binary was built from, or "dev".
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }

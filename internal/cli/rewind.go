@@ -19,7 +19,7 @@ HEAD and branches are not touched.`
 // rewindCLI is the grammar of git-rewind.
 type rewindCLI struct {
 	Globals
-	ID      string   `arg:"" optional:"" help:"The checkpoint: k<n>, t<n>, @ or a commit (default: the latest turn start, else the newest checkpoint that differs from the tree)."`
+	ID      string   `arg:"" optional:"" complete:"checkpoint" help:"The checkpoint: k<n>, t<n>, @ or a commit (default: the latest turn start, else the newest checkpoint that differs from the tree)."`
 	DryRun  bool     `short:"n" name:"dry-run" help:"Print the plan and its id; change nothing."`
 	Yes     bool     `short:"y" help:"Apply without asking."`
 	Plan    string   `placeholder:"P" help:"Apply only if the plan computed now is P (the id a dry run printed)."`
@@ -30,10 +30,10 @@ type rewindCLI struct {
 	Pick    bool     `short:"i" name:"interactive" help:"On a terminal: pick the turn to go back to from a list of prompts, then the usual plan and confirmation."`
 
 	ResetHead bool   `name:"reset-head" help:"Also move the branch (or detached HEAD) back to the checkpoint's HEAD and reset the index to it, when no commit it drops was pushed."`
-	Worktree  string `name:"worktree" placeholder:"PATH" help:"Leave this tree alone: create a new linked worktree at PATH, on a new branch at the checkpoint's HEAD, holding the checkpoint's files."`
+	Worktree  string `name:"worktree" placeholder:"PATH" complete:"file" help:"Leave this tree alone: create a new linked worktree at PATH, on a new branch at the checkpoint's HEAD, holding the checkpoint's files."`
 
-	Only    string `placeholder:"TURN" help:"Reverse only the changes of turn t<n> (or of a range kA..kB) and keep everything after it."`
-	Session string `placeholder:"S" help:"Reverse every change of agent session S (an id or its unique prefix) and keep the others'."`
+	Only    string `placeholder:"TURN" complete:"turn" help:"Reverse only the changes of turn t<n> (or of a range kA..kB) and keep everything after it."`
+	Session string `placeholder:"S" complete:"session" help:"Reverse every change of agent session S (an id or its unique prefix) and keep the others'."`
 }
 
 // Rewind runs git-rewind with args and returns its exit status.

@@ -12,7 +12,7 @@ import (
 )
 
 type showCmd struct {
-	ID string `arg:"" help:"The checkpoint: k<n>, t<n>, @ or a commit."`
+	ID string `arg:"" complete:"checkpoint" help:"The checkpoint: k<n>, t<n>, @ or a commit."`
 }
 
 func (c *showCmd) Run(ctx context.Context, sys *IO, g *Globals) error {

@@ -99,6 +99,13 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if l := doc.Latest; l != nil {
 		s.out.Printf("latest       %s, %s, %s\n", l.ID, age(sys.Now(), l.At), l.Reason)
 	}
+	if doc.Checkpoints > 0 {
+		// Each checkpoint is a commit a ref holds, so every view of all
+		// refs shows them (docs/decisions.md measures it): say how to
+		// leave them out where people look.
+		s.out.Printf("other tools  git log --all, gitk --all and tig --all show checkpoint commits too; leave them out with %s\n",
+			"git log --exclude='refs/checkpoints/*' --all (see git-checkpoint(1), OTHER TOOLS)")
+	}
 	if len(doc.Hooks) == 0 {
 		s.out.Printf("hooks        none installed (set an agent up with 'git checkpoint install AGENT')\n")
 	}

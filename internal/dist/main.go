@@ -1,0 +1,59 @@
+package dist
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Main is `make dist`: dist [-out DIR] [-version V] [-targets os/arch,...]
+// run from the module's top directory. The archives' time is
+// SOURCE_DATE_EPOCH (seconds), which the Makefile sets to the last
+// commit's time; without it, 0.
+func Main(args, env []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dist", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "dist", "the directory the archives go to")
+	version := fs.String("version", "devel", "the version in the archives' names")
+	targets := fs.String("targets", "", "os/arch,... (default: every release target)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	o := Options{Src: ".", Out: *out, Version: *version, Targets: Targets, Go: "go", Env: env, Log: stderr,
+		Time: time.Unix(0, 0)}
+	if *targets != "" {
+		o.Targets = nil
+		for _, t := range strings.Split(*targets, ",") {
+			osName, arch, ok := strings.Cut(t, "/")
+			if !ok {
+				fmt.Fprintf(stderr, "dist: %q is not os/arch\n", t)
+				return 2
+			}
+			o.Targets = append(o.Targets, Target{osName, arch})
+		}
+	}
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "SOURCE_DATE_EPOCH="); ok && v != "" {
+			sec, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				fmt.Fprintf(stderr, "dist: SOURCE_DATE_EPOCH=%s is not a number of seconds\n", v)
+				return 2
+			}
+			o.Time = time.Unix(sec, 0)
+		}
+	}
+	names, err := Build(context.Background(), o)
+	if err != nil {
+		fmt.Fprintf(stderr, "dist: %v\n", err)
+		return 1
+	}
+	for _, n := range names {
+		fmt.Fprintf(stdout, "%s/%s\n", *out, n)
+	}
+	fmt.Fprintf(stdout, "%s/SHA256SUMS\n", *out)
+	return 0
+}
