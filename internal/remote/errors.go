@@ -1,0 +1,28 @@
+package remote
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+)
+
+// stale reports whether a push failed because a ref's lease no longer
+// held: another push came between our ls-remote and our push.
+func stale(err error) bool {
+	var ge *git.Error
+	return errors.As(err, &ge) && strings.Contains(ge.Stderr, "stale info")
+}
+
+// reachFailed is a remote that could not be listed or fetched from.
+func reachFailed(err error, remote string) error {
+	return fault.Wrap(err, fault.FailedGit, "cannot reach %s", remote).
+		WithHint("check the remote's name or URL ('git remote -v') and that 'git ls-remote " + fault.ShellQuote(remote) + "' works")
+}
+
+// pushFailed is a push the remote refused or that did not finish.
+func pushFailed(err error, remote string) error {
+	return fault.Wrap(err, fault.FailedGit, "the push to %s failed", remote).
+		WithHint("the remote takes a push whole or not at all: run 'git checkpoint push' again, it starts from what the remote has")
+}
