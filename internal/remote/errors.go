@@ -8,11 +8,16 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
 
-// stale reports whether a push failed because a ref's lease no longer
-// held: another push came between our ls-remote and our push.
+// stale reports whether a push failed because a ref was no longer what
+// ls-remote said: another push came in between. git says so in one of
+// two places: the client, checking the lease against what the remote
+// advertised ("stale info"), or the remote itself, whose compare-and-swap
+// under the ref's lock came second ("cannot lock ref ...: is at X but
+// expected Y").
 func stale(err error) bool {
 	var ge *git.Error
-	return errors.As(err, &ge) && strings.Contains(ge.Stderr, "stale info")
+	return errors.As(err, &ge) && (strings.Contains(ge.Stderr, "stale info") ||
+		strings.Contains(ge.Stderr, "cannot lock ref") && strings.Contains(ge.Stderr, "but expected"))
 }
 
 // reachFailed is a remote that could not be listed or fetched from.
