@@ -31,14 +31,6 @@ type Options struct {
 	Only []string
 }
 
-// identity is the author and committer of every checkpoint commit: the tool
-// itself, so that capture works without user.name and never signs as the
-// user.
-var identity = []string{
-	"GIT_AUTHOR_NAME=git-checkpoint", "GIT_AUTHOR_EMAIL=git-checkpoint@localhost",
-	"GIT_COMMITTER_NAME=git-checkpoint", "GIT_COMMITTER_EMAIL=git-checkpoint@localhost",
-}
-
 // Capture takes a checkpoint: a snapshot, then a commit and a ref unless the
 // tree and HEAD equal the newest checkpoint's, in which case the reuse is
 // recorded (a turn boundary still happened) and no ref is made.
@@ -160,7 +152,7 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 }
 
 func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []string) (string, error) {
-	return c.Git.CommitTree(ctx, git.CommitRequest{Tree: rec.Tree, Parents: parents, Message: store.Message(rec), Env: identity})
+	return c.Git.CommitTree(ctx, git.CommitRequest{Tree: rec.Tree, Parents: parents, Message: store.Message(rec), Env: git.Identity})
 }
 
 // countChanges compares two trees by name and status. The same tree twice

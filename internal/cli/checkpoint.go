@@ -27,6 +27,8 @@ type checkpointCLI struct {
 	Install   installCmd   `cmd:"" help:"Add git-checkpoint's hooks to an agent's configuration."`
 	Uninstall uninstallCmd `cmd:"" help:"Remove git-checkpoint's hooks from an agent's configuration."`
 	Prune     pruneCmd     `cmd:"" help:"Apply retention now: delete old checkpoints' refs (never runs gc)."`
+	Push      pushCmd      `cmd:"" help:"Publish this working tree's checkpoints and records to a git remote."`
+	Fetch     fetchCmd     `cmd:"" help:"Bring the checkpoints and records other stores published on a git remote."`
 	Doctor    doctorCmd    `cmd:"" help:"Check the store and its surroundings; say how to fix each problem."`
 	Init      initCmd      `cmd:"" help:"Outside any git repository: create a private store here."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve agents the checkpoints over the Model Context Protocol (stdio)."`

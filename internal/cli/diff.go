@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
-	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
 type diffCmd struct {
@@ -25,13 +24,13 @@ func (c *diffCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	from, err := turns.Resolve(j, refs, c.ID)
+	from, _, err := s.resolve(ctx, j, refs, c.ID)
 	if err != nil {
 		return err
 	}
 	to := ""
 	if c.ID2 != "" {
-		r, err := turns.Resolve(j, refs, c.ID2)
+		r, _, err := s.resolve(ctx, j, refs, c.ID2)
 		if err != nil {
 			return err
 		}

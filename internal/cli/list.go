@@ -13,6 +13,7 @@ type listCmd struct {
 	Count   int    `short:"n" default:"20" placeholder:"N" help:"Show at most N checkpoints."`
 	Session string `placeholder:"S" complete:"session" help:"Only checkpoints of agent session S (an id or a unique prefix)."`
 	All     bool   `help:"Show every checkpoint, not just the newest N."`
+	Remote  bool   `help:"List the checkpoints of the stores fetched from remotes (git checkpoint fetch) instead."`
 }
 
 func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -23,6 +24,9 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	s, err := open(ctx, sys, g)
 	if err != nil {
 		return err
+	}
+	if c.Remote {
+		return c.listRemote(ctx, s)
 	}
 	j, refs, err := s.journal(ctx)
 	if err != nil {

@@ -3,10 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/remote"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
@@ -24,11 +26,18 @@ func (c *showCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	r, err := turns.Resolve(j, refs, c.ID)
+	r, j, err := s.resolve(ctx, j, refs, c.ID)
 	if err != nil {
 		return err
 	}
-	turn, err := s.startedTurn(ctx, j, r, c.ID)
+	// A fetched checkpoint's turn is looked up by its id in its own store.
+	inner, tid := r, c.ID
+	if _, rest, ok := remote.Qualified(c.ID); ok {
+		local := *r
+		local.ID = "k" + strconv.Itoa(r.N)
+		inner, tid = &local, rest
+	}
+	turn, err := s.startedTurn(ctx, j, inner, tid)
 	if err != nil {
 		return err
 	}

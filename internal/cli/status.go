@@ -15,10 +15,14 @@ import (
 type statusCmd struct{}
 
 type statusDoc struct {
-	Mode        string        `json:"mode"` // "repository" or "private"
-	Worktree    string        `json:"worktree"`
-	Top         string        `json:"top"`
-	StateDir    string        `json:"state_dir"`
+	Mode     string `json:"mode"` // "repository" or "private"
+	Worktree string `json:"worktree"`
+	Top      string `json:"top"`
+	StateDir string `json:"state_dir"`
+	// StoreID names this store on a remote (git checkpoint push); ""
+	// when it has none and none could be made (a store that cannot be
+	// written).
+	StoreID     string        `json:"store_id"`
 	Checkpoints int           `json:"checkpoints"`
 	Latest      *store.Record `json:"latest"`
 	Interrupted *store.Rewind `json:"interrupted_rewind"`
@@ -67,11 +71,16 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	var idErr error
 	doc := statusDoc{Mode: "repository", Worktree: s.repo.Worktree, Top: s.repo.Top, StateDir: s.store.Dir,
 		Checkpoints: len(refs), Latest: j.Latest(), Problems: j.Problems}
 	if s.repo.Private {
 		doc.Mode = "private"
 	}
+	// The id is made here when there is none, so that it can be read
+	// before the first push; a store that cannot be written has none,
+	// which StoreProblems explains.
+	doc.StoreID, idErr = s.store.EnsureID()
 	if doc.DiskBytes, err = s.store.DiskUsage(ctx, s.repo.CommonDir); err != nil {
 		return err
 	}
@@ -86,6 +95,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	for _, c := range d.StoreProblems() {
 		doc.StoreProblems = append(doc.StoreProblems, c.Message)
 	}
+	if idErr != nil && len(doc.StoreProblems) == 0 {
+		s.warn("%s", fault.As(idErr).Message)
+	}
 	if s.out.json {
 		return s.out.JSON(doc)
 	}
@@ -94,6 +106,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		s.out.Printf("store        %s (private: this directory is in no git repository)\n", doc.StateDir)
 	} else {
 		s.out.Printf("store        %s\n", doc.StateDir)
+	}
+	if doc.StoreID != "" {
+		s.out.Printf("store id     %s\n", doc.StoreID)
 	}
 	s.out.Printf("checkpoints  %d, %s held by them alone\n", doc.Checkpoints, capture.HumanBytes(doc.DiskBytes))
 	if l := doc.Latest; l != nil {

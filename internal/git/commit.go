@@ -5,6 +5,14 @@ import (
 	"strings"
 )
 
+// Identity is the author and committer of the commits the tool writes
+// (checkpoints, published records): the tool itself, so that they need no
+// user.name and are never signed as the user.
+var Identity = []string{
+	"GIT_AUTHOR_NAME=git-checkpoint", "GIT_AUTHOR_EMAIL=git-checkpoint@localhost",
+	"GIT_COMMITTER_NAME=git-checkpoint", "GIT_COMMITTER_EMAIL=git-checkpoint@localhost",
+}
+
 // CommitRequest is a commit to write with CommitTree.
 type CommitRequest struct {
 	Tree    string

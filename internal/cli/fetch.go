@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/remote"
+)
+
+const fetchHelp = `Bring every store REMOTE holds (the checkpoints and records other working
+trees published with 'git checkpoint push'), except this one, into
+refs/checkpoints/stores/ here, which no branch listing shows. 'git checkpoint
+list --remote' lists them. REMOTE defaults to the current branch's upstream
+remote, else origin.`
+
+type fetchCmd struct {
+	Remote string `arg:"" optional:"" help:"The remote (a name or a URL); default: the branch's upstream remote, else origin."`
+}
+
+// Help is the long help of git checkpoint fetch.
+func (c *fetchCmd) Help() string { return fetchHelp }
+
+type fetchedStore struct {
+	Store       string `json:"store"`
+	Host        string `json:"host"`
+	Worktree    string `json:"worktree"`
+	Checkpoints int    `json:"checkpoints"`
+}
+
+func (c *fetchCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
+	s, err := open(ctx, sys, g)
+	if err != nil {
+		return err
+	}
+	name := c.Remote
+	if name == "" {
+		if name, err = remote.Default(ctx, s.git, s.repo.Branch); err != nil {
+			return err
+		}
+	}
+	own, err := s.store.EnsureID()
+	if err != nil {
+		return err
+	}
+	stores, err := remote.Fetch(ctx, s.git, own, name)
+	if err != nil {
+		return err
+	}
+	doc := []fetchedStore{}
+	for _, f := range stores {
+		doc = append(doc, fetchedStore{Store: f.Info.ID, Host: f.Info.Host, Worktree: f.Info.Worktree, Checkpoints: len(f.Refs)})
+	}
+	if s.out.json {
+		return s.out.JSON(map[string]any{"remote": name, "stores": doc})
+	}
+	if len(doc) == 0 {
+		s.out.Printf("%s holds no other store's checkpoints\n", name)
+		return nil
+	}
+	for _, d := range doc {
+		s.out.Printf("store %s (%s, %s): %d %s\n", d.Store, fault.Quote(d.Host), d.Worktree, d.Checkpoints, fault.Plural(d.Checkpoints, "checkpoint", "checkpoints"))
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"slices"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/remote"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
+)
+
+type remoteStoreDoc struct {
+	Store       string          `json:"store"`
+	Host        string          `json:"host"`
+	Worktree    string          `json:"worktree"`
+	Checkpoints []*store.Record `json:"checkpoints"`
+}
+
+// listRemote lists the fetched stores' checkpoints, each store's newest
+// first, with ids that name the store ("1c1aecbe:k3").
+func (c *listCmd) listRemote(ctx context.Context, s *session) error {
+	own, err := s.store.ID()
+	if err != nil {
+		return err
+	}
+	stores, err := remote.Stores(ctx, s.git, own)
+	if err != nil {
+		return err
+	}
+	docs := []remoteStoreDoc{}
+	rows := [][]string{{"ID", "HOST", "AGE", "REASON", "TURN", "SESSION", "LABEL"}}
+	now := s.sys.Now()
+	for _, f := range stores {
+		j := f.Journal()
+		starts := turns.Starts(j)
+		doc := remoteStoreDoc{Store: f.Info.ID, Host: f.Info.Host, Worktree: f.Info.Worktree, Checkpoints: []*store.Record{}}
+		for _, r := range slices.Backward(j.Checkpoints()) {
+			if f.Refs[r.N] != r.Commit {
+				continue // its ref did not come (pruned there)
+			}
+			if c.Session != "" && r.Session != c.Session {
+				continue
+			}
+			if !c.All && len(doc.Checkpoints) == c.Count {
+				break
+			}
+			label := fault.Quote(r.Label)
+			if t, ok := starts[r.ID]; ok {
+				label = withPrompt(label, r, t)
+			}
+			q := *r
+			q.ID = f.Short() + ":" + r.ID
+			doc.Checkpoints = append(doc.Checkpoints, &q)
+			sess := r.Session
+			if len(sess) > 8 {
+				sess = sess[:8]
+			}
+			rows = append(rows, []string{q.ID, f.Info.Host, age(now, r.At), r.Reason, r.Turn, sess, label})
+		}
+		docs = append(docs, doc)
+	}
+	if s.out.json {
+		return s.out.JSON(map[string]any{"stores": docs})
+	}
+	if len(rows) == 1 {
+		s.out.Printf("no fetched checkpoints: 'git checkpoint fetch' brings those other stores pushed\n")
+		return nil
+	}
+	s.out.table(rows)
+	return nil
+}

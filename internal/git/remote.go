@@ -1,0 +1,105 @@
+package git
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// LsRemote lists the refs of remote (a remote's name or a URL) under
+// prefix, in one `git ls-remote --refs`: one round trip, nothing fetched.
+// ls-remote has no -z; its lines are "<oid>\t<name>", and a ref name holds
+// neither a tab nor a newline (check-ref-format forbids control
+// characters), so they parse safely. git matches the pattern against the
+// ends of names, so the prefix is checked again here.
+func (r *Runner) LsRemote(ctx context.Context, remote, prefix string) ([]Ref, error) {
+	out, err := r.Run(ctx, Cmd{Args: []string{"ls-remote", "--refs", "--", remote, prefix + "*"}})
+	if err != nil {
+		return nil, err
+	}
+	var refs []Ref
+	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		oid, name, ok := strings.Cut(line, "\t")
+		if !ok {
+			return nil, fmt.Errorf("git ls-remote: unexpected line %q", line)
+		}
+		if strings.HasPrefix(name, prefix) {
+			refs = append(refs, Ref{Name: name, OID: oid})
+		}
+	}
+	return refs, nil
+}
+
+// PushUpdate is one ref of a push, a compare-and-swap on the remote: the
+// remote ref is set to New ("" deletes it) only while it is Old ("" says
+// it must not exist).
+type PushUpdate struct{ Ref, New, Old string }
+
+// PushRequest is one `git push`.
+type PushRequest struct {
+	Remote  string
+	Updates []PushUpdate
+}
+
+// Push sends updates to the remote in one `git push --atomic`: the remote
+// takes all of them or none, so a push that fails or is killed halfway
+// leaves the remote as it was. Each ref carries an explicit
+// --force-with-lease=<ref>:<old>, which makes the remote refuse the whole
+// push when any of them is no longer what the caller saw (another push
+// came first) and lets a ref be replaced by a commit that does not descend
+// from it. --no-verify: the user's pre-push hook is for their branches
+// (and hooks are off anyway, core.hooksPath). Objects the remote already
+// has (those reachable from refs it advertises) are not sent again: git's
+// own negotiation sees to that.
+func (r *Runner) Push(ctx context.Context, req PushRequest) error {
+	if len(req.Updates) == 0 {
+		return nil
+	}
+	args := []string{"push", "--atomic", "--no-verify", "--quiet"}
+	var specs []string
+	for _, u := range req.Updates {
+		if !strings.HasPrefix(u.Ref, "refs/") || strings.ContainsAny(u.Ref, ":^~?*[\\ ") {
+			return fmt.Errorf("git push: %q is not a full ref name", u.Ref)
+		}
+		args = append(args, "--force-with-lease="+u.Ref+":"+u.Old)
+		specs = append(specs, u.New+":"+u.Ref)
+	}
+	args = append(append(args, "--", req.Remote), specs...)
+	_, err := r.Run(ctx, Cmd{Args: args})
+	return err
+}
+
+// Fetch runs `git fetch` of refspecs from remote. It writes no FETCH_HEAD
+// (that file is the person's: `git merge FETCH_HEAD` reads it), fetches no
+// tags and does not recurse into submodules, so that nothing but the refs
+// the refspecs name changes here. A refspec without a destination only
+// brings the objects.
+func (r *Runner) Fetch(ctx context.Context, remote string, refspecs ...string) error {
+	args := append([]string{"fetch", "--quiet", "--no-write-fetch-head", "--no-tags",
+		"--recurse-submodules=no", "--", remote}, refspecs...)
+	_, err := r.Run(ctx, Cmd{Args: args})
+	return err
+}
+
+// WriteBlob stores data as a blob and returns its id.
+func (r *Runner) WriteBlob(ctx context.Context, data []byte) (string, error) {
+	out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "-w", "--stdin"}, Stdin: data})
+	return strings.TrimSpace(string(out)), err
+}
+
+// MkTree writes a tree of entries (one level: each Path a plain name) with
+// `git mktree -z` and returns its id.
+func (r *Runner) MkTree(ctx context.Context, entries []TreeEntry) (string, error) {
+	var in strings.Builder
+	for _, e := range entries {
+		if strings.ContainsAny(e.Path, "/\x00") || e.Path == "" {
+			return "", fmt.Errorf("git mktree: %q is not a name", e.Path)
+		}
+		fmt.Fprintf(&in, "%s %s %s\t%s\x00", e.Mode, e.Type, e.OID, e.Path)
+	}
+	out, err := r.Run(ctx, Cmd{Args: []string{"mktree", "-z"}, Stdin: []byte(in.String())})
+	return strings.TrimSpace(string(out)), err
+}

@@ -1,0 +1,145 @@
+package remote
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
+)
+
+// Fetched is one other store as this repository holds it after a fetch:
+// its checkpoint refs (number to commit) and its records.
+type Fetched struct {
+	Info    Info
+	Refs    map[int]string
+	Records *Records
+}
+
+// Journal is the store's records as a journal, so that what reads this
+// store's own (turns, ids) reads it alike.
+func (f *Fetched) Journal() *store.Journal { return store.NewJournal(f.Records.Events...) }
+
+// Short is the store id's first eight digits, which ids of its
+// checkpoints carry ("1c1aecbe:k3").
+func (f *Fetched) Short() string { return f.Info.ID[:8] }
+
+// Fetch brings every store the remote holds, except this one, into the
+// same refs here, in one `git fetch`: forced, since a store's records are
+// replaced at each of its pushes. This store's own refs there are left out
+// by a negative refspec, so a fetch never writes under its id. It returns
+// the stores as they are here afterwards.
+func Fetch(ctx context.Context, g *git.Runner, own, remote string) ([]*Fetched, error) {
+	specs := []string{"+" + store.StoresPrefix + "*:" + store.StoresPrefix + "*", "^" + store.StorePrefix(own) + "*"}
+	if err := g.Fetch(ctx, remote, specs...); err != nil {
+		return nil, reachFailed(err, remote)
+	}
+	return Stores(ctx, g, own)
+}
+
+// Stores lists the stores fetched here (all but own), by id.
+func Stores(ctx context.Context, g *git.Runner, own string) ([]*Fetched, error) {
+	refs, err := g.ForEachRef(ctx, store.StoresPrefix)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*Fetched{}
+	records := map[string]string{}
+	for _, ref := range refs {
+		id, rest, ok := strings.Cut(strings.TrimPrefix(ref.Name, store.StoresPrefix), "/")
+		if !ok || !store.ValidID(id) || id == own {
+			continue
+		}
+		f := byID[id]
+		if f == nil {
+			f = &Fetched{Info: Info{ID: id}, Refs: map[int]string{}, Records: &Records{}}
+			byID[id] = f
+		}
+		if rest == "records" {
+			records[id] = ref.OID
+		} else if n := checkpointN(ref.Name, store.StorePrefix(id)); n > 0 {
+			f.Refs[n] = ref.OID
+		}
+	}
+	var out []*Fetched
+	for _, id := range slices.Sorted(maps.Keys(byID)) {
+		f := byID[id]
+		if oid := records[id]; oid != "" {
+			r, ok, err := readRecords(ctx, g, oid)
+			if err != nil {
+				return nil, fault.Wrap(err, fault.FailedGit, "cannot read the records of store %s", id)
+			}
+			if ok {
+				f.Records = r
+				f.Info = r.Info
+				f.Info.ID = id
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// Find returns the store whose id starts with prefix, and an error when
+// none or several do.
+func Find(stores []*Fetched, prefix string) (*Fetched, error) {
+	var found []*Fetched
+	for _, f := range stores {
+		if strings.HasPrefix(f.Info.ID, prefix) {
+			found = append(found, f)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return nil, fault.New(fault.NotFoundCheckpoint, "no fetched store's id starts with %s", prefix).
+			WithHint("'git checkpoint list --remote' lists the fetched stores; 'git checkpoint fetch' brings them")
+	}
+	return nil, fault.New(fault.InvalidAmbiguousID, "%s starts the ids of %d fetched stores", prefix, len(found)).
+		WithHint("give more digits of the store id")
+}
+
+// Qualified reports whether id names a fetched store's checkpoint:
+// "<store-id prefix>:<id in that store>" ("1c1aecbe:k3", "1c1aecbe:t2").
+func Qualified(id string) (prefix, rest string, ok bool) {
+	prefix, rest, ok = strings.Cut(id, ":")
+	if !ok || len(prefix) < 4 || rest == "" {
+		return "", "", false
+	}
+	for _, c := range prefix {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return "", "", false
+		}
+	}
+	return prefix, rest, true
+}
+
+// Resolve finds the fetched checkpoint id names ("1c1aecbe:k3"), with
+// the journal of its store; its record's ID is then the qualified one.
+func Resolve(ctx context.Context, g *git.Runner, own, id string) (*store.Record, *store.Journal, error) {
+	prefix, rest, ok := Qualified(id)
+	if !ok {
+		return nil, nil, fault.New(fault.InvalidCheckpointID, "%s names no fetched store's checkpoint", fault.Quote(id))
+	}
+	stores, err := Stores(ctx, g, own)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := Find(stores, prefix)
+	if err != nil {
+		return nil, nil, err
+	}
+	j := f.Journal()
+	r, err := turns.Resolve(j, f.Refs, rest)
+	if err != nil {
+		return nil, nil, err
+	}
+	q := *r
+	q.ID = f.Short() + ":" + r.ID
+	return &q, j, nil
+}
