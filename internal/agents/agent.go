@@ -7,9 +7,9 @@ import (
 )
 
 // Agent is everything git-checkpoint knows of one agent. Each agent is one
-// value, in its own file (claude.go, codex.go, gemini.go, aider.go), and
-// the code that parses events, installs hooks and resumes conversations
-// reads these fields instead of switching on names: supporting another
+// value, in its own file (claude.go, codex.go, gemini.go, opencode.go,
+// aider.go), and the code that parses events, installs hooks and resumes
+// conversations reads these fields instead of switching on names: supporting another
 // agent is adding a file and a line to registry.
 type Agent struct {
 	// Name is how the command line names the agent (install NAME, hook
@@ -66,7 +66,7 @@ type HookEvent struct {
 
 // registry is the agents, in the order help texts show them. It is the
 // only package-level state, and it never changes.
-var registry = []Agent{claude, codex, gemini, aider}
+var registry = []Agent{claude, codex, gemini, opencode, aider}
 
 // Lookup returns the agent called name.
 func Lookup(name string) (Agent, bool) {

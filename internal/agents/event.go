@@ -66,18 +66,24 @@ var ErrUnknown = errors.New("unknown event")
 // payload is the union of the JSON fields the agents' hook events carry
 // that matter here (samples in the design's agent-hooks directory).
 type payload struct {
-	HookEventName  string          `json:"hook_event_name"`
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolResponse   json.RawMessage `json:"tool_response"`
+	HookEventName string `json:"hook_event_name"`
+	SessionID     string `json:"session_id"`
+	// OpenCode's plugin: for a subagent's session, the session of the
+	// person's turn that started it.
+	ParentSessionID string          `json:"parent_session_id"`
+	TranscriptPath  string          `json:"transcript_path"`
+	Cwd             string          `json:"cwd"`
+	ToolName        string          `json:"tool_name"`
+	ToolInput       json.RawMessage `json:"tool_input"`
+	ToolResponse    json.RawMessage `json:"tool_response"`
 	// Claude Code's Stop: the text of the turn's final reply.
 	LastAssistantMessage string `json:"last_assistant_message"`
 	// Claude Code's and Codex's UserPromptSubmit, Gemini CLI's
 	// BeforeAgent: the person's prompt.
 	Prompt string `json:"prompt"`
+	// OpenCode's plugin: the arguments its hook got (opencode.go).
+	Input  json.RawMessage `json:"input"`
+	Output json.RawMessage `json:"output"`
 }
 
 // Parse reads one hook event of agent: data is the standard input (cut at
@@ -115,8 +121,19 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 	if e.Reply {
 		ev.Reply = p.LastAssistantMessage
 	}
+	if p.ParentSessionID != "" {
+		// A subagent's writes are its parent's turn's; its prompt and
+		// its end are within that turn, and neither start nor end one.
+		ev.Session = p.ParentSessionID
+		if ev.Reason != store.ReasonTool {
+			ev.Reason = ""
+		}
+	}
 	if ev.Reason == store.ReasonTurnStart {
 		ev.Prompt = p.Prompt
+		if ev.Prompt == "" {
+			ev.Prompt = openCodePrompt(p.Output)
+		}
 	}
 	if ev.Reason == "" {
 		ev.Names = nil
@@ -152,7 +169,8 @@ func prefixFields(data []byte, p *payload) bool {
 		return false
 	}
 	fields := map[string]*string{"hook_event_name": &p.HookEventName, "session_id": &p.SessionID,
-		"transcript_path": &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": &p.Prompt}
+		"parent_session_id": &p.ParentSessionID,
+		"transcript_path":   &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": &p.Prompt}
 	for {
 		t, err := dec.Token()
 		if err != nil {
@@ -212,6 +230,10 @@ func readOnlyTool(name string) bool {
 		// Gemini CLI
 		"read_many_files", "list_directory", "glob", "search_file_content", "grep_search",
 		"google_web_search", "web_fetch", "save_memory", "write_todos",
+		// OpenCode (glob too); task starts a subagent, whose tools come
+		// as calls of their own
+		"read", "grep", "list", "todowrite", "todoread", "webfetch", "websearch", "codesearch",
+		"skill", "question", "task",
 	}, name)
 }
 
@@ -220,6 +242,8 @@ type toolInput struct {
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
 	Command      string `json:"command"`
+	// OpenCode's write and edit.
+	FilePathCamel string `json:"filePath"`
 }
 
 // toolEvent fills a tool call's reason and the files it names.
@@ -228,9 +252,13 @@ func toolEvent(ev *Event, p *payload) {
 		return
 	}
 	ev.Reason = store.ReasonTool
+	raw := p.ToolInput
+	if raw == nil {
+		raw = openCodeArgs(p.Input)
+	}
 	var in toolInput
-	if json.Unmarshal(p.ToolInput, &in) == nil {
-		ev.Names = appendNonEmpty(ev.Names, in.FilePath, in.NotebookPath)
+	if json.Unmarshal(raw, &in) == nil {
+		ev.Names = appendNonEmpty(ev.Names, in.FilePath, in.NotebookPath, in.FilePathCamel)
 		ev.Exact = len(ev.Names) > 0 && editTool(ev.Tool)
 		if ev.Tool == "apply_patch" {
 			ev.Names = append(ev.Names, patchPaths(in.Command)...)
@@ -260,6 +288,7 @@ func editTool(name string) bool {
 	return slices.Contains([]string{
 		"Write", "Edit", "MultiEdit", "NotebookEdit", // Claude Code
 		"write_file", "replace", // Gemini CLI
+		"write", "edit", // OpenCode
 	}, name)
 }
 

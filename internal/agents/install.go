@@ -120,6 +120,9 @@ type settingsFile struct {
 	timeout int
 }
 
+// hooksAt is the file holding the agent's hooks for scope.
+func (f settingsFile) hooksAt(scope string, env Env) string { return f.path(scope, env) }
+
 func (f settingsFile) hooks(a Agent) settings { return settings{a.Name, a.hooked(), f.timeout} }
 
 // file is the settings file for scope, refusing a scope of the tree

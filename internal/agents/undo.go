@@ -24,6 +24,9 @@ type undoRecord struct {
 	Absent bool   `json:"absent"`           // install created the file
 	Before []byte `json:"before,omitempty"` // the bytes before install
 	After  string `json:"after"`            // sha256 of the bytes install wrote
+	// Dirs are the directories install created for the file, deepest
+	// first: uninstall removes them again when they are empty.
+	Dirs []string `json:"dirs,omitempty"`
 }
 
 // undoDir is where records are kept: $XDG_STATE_HOME/git-checkpoint/installs,
@@ -76,19 +79,27 @@ func loadUndo(env Env, path string) *undoRecord {
 // install's record of the user's bytes. Best effort: without a record,
 // uninstall removes our entries as it always could.
 func rememberInstall(env Env, path string, before, after []byte) {
-	f := undoFile(env, path)
-	if f == "" {
-		return
-	}
 	rec := undoRecord{Path: path, Absent: before == nil, Before: before, After: digest(after)}
 	if old := loadUndo(env, path); old != nil && before != nil && old.After == digest(before) {
 		rec.Absent, rec.Before = old.Absent, old.Before
 	}
+	writeUndo(env, path, rec)
+}
+
+// writeUndo stores the record of path.
+func writeUndo(env Env, path string, rec undoRecord) {
+	f := undoFile(env, path)
 	b, err := json.Marshal(rec)
-	if err != nil || os.MkdirAll(filepath.Dir(f), 0o700) != nil {
+	if f == "" || err != nil || os.MkdirAll(filepath.Dir(f), 0o700) != nil {
 		return
 	}
 	writeAtomic(f, b, 0o600)
+}
+
+// rememberCreated records that install created path, holding after, and
+// the directories dirs for it.
+func rememberCreated(env Env, path string, after []byte, dirs []string) {
+	writeUndo(env, path, undoRecord{Path: path, Absent: true, After: digest(after), Dirs: dirs})
 }
 
 // forgetInstall drops the record of path.

@@ -22,8 +22,11 @@ else in it byte for byte; running it again changes nothing. Claude Code:
 user: ~/.claude/settings.json). Codex: .codex/hooks.json (user:
 ~/.codex/hooks.json) and notify in ~/.codex/config.toml, which wraps a notify
 program already there. Gemini CLI: .gemini/settings.json (user:
-~/.gemini/settings.json). aider: a post-commit hook in the hooks directory git
-uses (core.hooksPath respected), before an existing hook's own commands.`
+~/.gemini/settings.json). OpenCode: a plugin of its own,
+.opencode/plugins/git-checkpoint.js (user: ~/.config/opencode/plugins/); a
+file of that name that is not git-checkpoint's is refused. aider: a
+post-commit hook in the hooks directory git uses (core.hooksPath respected),
+before an existing hook's own commands.`
 }
 
 type uninstallCmd struct {
