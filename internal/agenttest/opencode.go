@@ -74,3 +74,20 @@ func openCodeConfig(url string) string {
   }
 }`, strconv.Quote(url+"/v1"), strconv.Quote(OpenCodeModel))
 }
+
+// OpenCodeWrite is OpenCode's write call.
+func OpenCodeWrite(path, content string) Call {
+	return Call{Name: "write", Args: map[string]any{"filePath": path, "content": content}}
+}
+
+// OpenCodeBash is OpenCode's bash call.
+func OpenCodeBash(command string) Call {
+	return Call{Name: "bash", Args: map[string]any{"command": command, "description": "scripted command"}}
+}
+
+// OpenCodeTask is OpenCode's task call, which runs a general subagent
+// with prompt in a session of its own. Put a key in prompt and the
+// subagent's steps under that key in Script.Sub.
+func OpenCodeTask(prompt string) Call {
+	return Call{Name: "task", Args: map[string]any{"description": "scripted subtask", "prompt": prompt, "subagent_type": "general"}}
+}

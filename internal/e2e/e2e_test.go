@@ -12,5 +12,6 @@ func TestAgents(t *testing.T) {
 	t.Run("claude-turns", func(t *testing.T) { claudeTurnsStory(t, tools) })
 	t.Run("codex", func(t *testing.T) { codexStory(t, tools) })
 	t.Run("gemini", func(t *testing.T) { geminiStory(t, tools) })
+	t.Run("opencode", func(t *testing.T) { opencodeStory(t, tools) })
 	t.Run("two-sessions", func(t *testing.T) { twoSessionsStory(t, tools) })
 }
