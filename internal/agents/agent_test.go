@@ -33,7 +33,7 @@ func TestRegistry(t *testing.T) {
 			}
 			events[e.Name] = true
 		}
-		if len(settingsFiles(a)) > 0 && len(a.hooked()) == 0 {
+		if len(hookFiles(a)) > 0 && len(a.hooked()) == 0 {
 			t.Errorf("%s: a settings file but no hooked events", a.Name)
 		}
 		if (a.onArgs == nil) != (a.argsEvent == nil) {

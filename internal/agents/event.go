@@ -66,13 +66,16 @@ var ErrUnknown = errors.New("unknown event")
 // payload is the union of the JSON fields the agents' hook events carry
 // that matter here (samples in the design's agent-hooks directory).
 type payload struct {
-	HookEventName  string          `json:"hook_event_name"`
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolResponse   json.RawMessage `json:"tool_response"`
+	HookEventName string `json:"hook_event_name"`
+	SessionID     string `json:"session_id"`
+	// OpenCode's plugin: for a subagent's session, the session of the
+	// person's turn that started it.
+	ParentSessionID string          `json:"parent_session_id"`
+	TranscriptPath  string          `json:"transcript_path"`
+	Cwd             string          `json:"cwd"`
+	ToolName        string          `json:"tool_name"`
+	ToolInput       json.RawMessage `json:"tool_input"`
+	ToolResponse    json.RawMessage `json:"tool_response"`
 	// Claude Code's Stop: the text of the turn's final reply.
 	LastAssistantMessage string `json:"last_assistant_message"`
 	// Claude Code's, Codex's and Copilot CLI's UserPromptSubmit, Gemini
@@ -82,6 +85,9 @@ type payload struct {
 	// session_id is the subagent's own (but for SubagentStop, which comes
 	// in the main session).
 	ParentAgentID string `json:"parent_agent_id"`
+	// OpenCode's plugin: the arguments its hook got (opencode.go).
+	Input  json.RawMessage `json:"input"`
+	Output json.RawMessage `json:"output"`
 }
 
 // Parse reads one hook event of agent: data is the standard input (cut at
@@ -129,8 +135,19 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 	if e.Reply {
 		ev.Reply = p.LastAssistantMessage
 	}
+	if p.ParentSessionID != "" {
+		// A subagent's writes are its parent's turn's; its prompt and
+		// its end are within that turn, and neither start nor end one.
+		ev.Session = p.ParentSessionID
+		if ev.Reason != store.ReasonTool {
+			ev.Reason = ""
+		}
+	}
 	if ev.Reason == store.ReasonTurnStart {
 		ev.Prompt = p.Prompt
+		if ev.Prompt == "" {
+			ev.Prompt = openCodePrompt(p.Output)
+		}
 	}
 	if ev.Reason == "" {
 		ev.Names = nil
@@ -166,7 +183,8 @@ func prefixFields(data []byte, p *payload) bool {
 		return false
 	}
 	fields := map[string]*string{"hook_event_name": &p.HookEventName, "session_id": &p.SessionID,
-		"transcript_path": &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": &p.Prompt}
+		"parent_session_id": &p.ParentSessionID,
+		"transcript_path":   &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": &p.Prompt}
 	for {
 		t, err := dec.Token()
 		if err != nil {
@@ -232,6 +250,10 @@ func readOnlyTool(name string) bool {
 		// command's writes show up by then.
 		"list_bash", "sql", "session_store_sql", "fetch_copilot_cli_documentation", "list_agents",
 		"read_agent", "skill",
+		// OpenCode (glob too); task starts a subagent, whose tools come
+		// as calls of their own
+		"read", "grep", "list", "todowrite", "todoread", "webfetch", "websearch", "codesearch",
+		"question", "task",
 	}, name)
 }
 
@@ -244,6 +266,8 @@ type toolInput struct {
 	// change.
 	Path    string `json:"path"`
 	Command string `json:"command"`
+	// OpenCode's write and edit.
+	FilePathCamel string `json:"filePath"`
 }
 
 // toolEvent fills a tool call's reason and the files it names.
@@ -252,9 +276,13 @@ func toolEvent(ev *Event, p *payload) {
 		return
 	}
 	ev.Reason = store.ReasonTool
+	raw := p.ToolInput
+	if raw == nil {
+		raw = openCodeArgs(p.Input)
+	}
 	var in toolInput
-	if json.Unmarshal(p.ToolInput, &in) == nil {
-		ev.Names = appendNonEmpty(ev.Names, in.FilePath, in.NotebookPath)
+	if json.Unmarshal(raw, &in) == nil {
+		ev.Names = appendNonEmpty(ev.Names, in.FilePath, in.NotebookPath, in.FilePathCamel)
 		if editTool(ev.Tool) {
 			ev.Names = appendNonEmpty(ev.Names, in.Path)
 		}
@@ -287,6 +315,7 @@ func editTool(name string) bool {
 	return slices.Contains([]string{
 		"Write", "Edit", "MultiEdit", "NotebookEdit", // Claude Code, Copilot CLI (Write, Edit)
 		"write_file", "replace", // Gemini CLI
+		"write", "edit", // OpenCode
 	}, name)
 }
 

@@ -132,6 +132,9 @@ type settingsFile struct {
 	flat bool
 }
 
+// hooksAt is the file holding the agent's hooks for scope.
+func (f settingsFile) hooksAt(scope string, env Env) string { return f.path(scope, env) }
+
 func (f settingsFile) hooks(a Agent) settings { return settings{a.Name, a.hooked(), f.timeout, f.flat} }
 
 // file is the settings file for scope, refusing a scope of the tree

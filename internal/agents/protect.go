@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// TreeSettings are the agents' settings files inside a working tree that
+// TreeSettings are the agents' settings files and plugins inside a working tree that
 // install can write, relative to its top: the places a rewind must not
 // switch the product off (see HoldsHooks), and where status and doctor
 // look for installed hooks.
@@ -14,12 +14,12 @@ func TreeSettings() []string {
 	var files []string
 	env := Env{Top: "/", Getenv: func(string) string { return "" }}
 	for _, a := range registry {
-		for _, f := range settingsFiles(a) {
+		for _, f := range hookFiles(a) {
 			for _, scope := range a.Scopes {
 				if scope == ScopeUser {
 					continue
 				}
-				rel := strings.TrimPrefix(f.path(scope, env), "/")
+				rel := strings.TrimPrefix(f.hooksAt(scope, env), "/")
 				if !slices.Contains(files, rel) {
 					files = append(files, rel)
 				}
@@ -34,23 +34,30 @@ func UserSettings(home string, getenv func(string) string) []string {
 	env := Env{Home: home, Getenv: getenv}
 	var files []string
 	for _, a := range registry {
-		for _, f := range settingsFiles(a) {
+		for _, f := range hookFiles(a) {
 			if slices.Contains(a.Scopes, ScopeUser) {
-				files = append(files, f.path(ScopeUser, env))
+				files = append(files, f.hooksAt(ScopeUser, env))
 			}
 		}
 	}
 	return files
 }
 
-// settingsFiles are the agent's configs that are settings files: the
-// files holding hooks that a working tree or the user's scope can have.
-// The others are not settings a rewind could switch off: Codex's notify
-// is in the user's config.toml, git's post-commit in the hooks directory.
-func settingsFiles(a Agent) []settingsFile {
-	var out []settingsFile
+// hookFile is a config that is one file holding the agent's hooks for
+// a scope: a settings file, or a plugin.
+type hookFile interface {
+	hooksAt(scope string, env Env) string
+}
+
+// hookFiles are the agent's configs that are settings files or plugins:
+// the files holding hooks that a working tree or the user's scope can
+// have. The others are not settings a rewind could switch off: Codex's
+// notify is in the user's config.toml, git's post-commit in the hooks
+// directory.
+func hookFiles(a Agent) []hookFile {
+	var out []hookFile
 	for _, c := range a.configs {
-		if f, ok := c.(settingsFile); ok {
+		if f, ok := c.(hookFile); ok {
 			out = append(out, f)
 		}
 	}

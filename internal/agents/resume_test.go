@@ -70,3 +70,20 @@ func TestResumeCodexOnlyWhenFaithful(t *testing.T) {
 		t.Errorf("quoting: %+v", r)
 	}
 }
+
+// TestResumeOpenCodeOnlyWhenFaithful: OpenCode forks whole sessions, so
+// only the end of a session's last turn is resumed.
+func TestResumeOpenCodeOnlyWhenFaithful(t *testing.T) {
+	j := history(
+		[5]string{"k1", "turn_start", "ses_1", "", OpenCode},
+		[5]string{"k2", "turn_end", "ses_1", "", OpenCode},
+		[5]string{"k3", "turn_start", "ses_1", "", OpenCode},
+		[5]string{"k4", "turn_end", "ses_1", "", OpenCode},
+	)
+	if r := ResumeAt(j, j.ByID("k2")); r != nil {
+		t.Errorf("a fork would hold turn k3..k4: %+v", r)
+	}
+	if r := ResumeAt(j, j.ByID("k4")); r == nil || r.Command != "opencode --session ses_1 --fork" {
+		t.Errorf("ResumeAt(k4) = %+v", r)
+	}
+}

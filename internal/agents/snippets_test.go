@@ -23,12 +23,13 @@ func TestSnippetsMatchInstall(t *testing.T) {
 			t.Fatalf("%s: %v", agent, err)
 		}
 		written := map[string]string{
-			"claude/settings.json":  filepath.Join(top, ".claude", "settings.local.json"),
-			"codex/hooks.json":      filepath.Join(top, ".codex", "hooks.json"),
-			"codex/config.toml":     filepath.Join(home, ".codex", "config.toml"),
-			"gemini/settings.json":  filepath.Join(top, ".gemini", "settings.json"),
-			"copilot/settings.json": filepath.Join(top, ".github", "copilot", "settings.local.json"),
-			"aider/post-commit":     filepath.Join(hooks, "post-commit"),
+			"claude/settings.json":   filepath.Join(top, ".claude", "settings.local.json"),
+			"codex/hooks.json":       filepath.Join(top, ".codex", "hooks.json"),
+			"codex/config.toml":      filepath.Join(home, ".codex", "config.toml"),
+			"gemini/settings.json":   filepath.Join(top, ".gemini", "settings.json"),
+			"copilot/settings.json":  filepath.Join(top, ".github", "copilot", "settings.local.json"),
+			"opencode/" + pluginName: filepath.Join(top, ".opencode", "plugins", pluginName),
+			"aider/post-commit":      filepath.Join(hooks, "post-commit"),
 		}
 		for _, s := range snippets {
 			name := agent + "/" + s.Name

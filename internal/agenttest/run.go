@@ -106,7 +106,10 @@ func start(t testing.TB, run Run, l launch) *Result {
 	marker := newRunMarker()
 	cmd := exec.CommandContext(ctx, l.bin, l.args...)
 	cmd.Dir = run.Dir
-	cmd.Env = append(append(l.env, run.Env...), marker)
+	// PWD names run.Dir: an inherited one would name the test's own
+	// directory, and OpenCode takes its project from PWD, not from the
+	// directory it runs in.
+	cmd.Env = append(append(l.env, "PWD="+run.Dir), append(run.Env, marker)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	ownProcessGroup(cmd)

@@ -35,6 +35,15 @@ func (s sseWriter) event(name string, data any) {
 	}
 }
 
+// done ends an OpenAI stream: Chat Completions clients wait for this
+// sentinel, which is not JSON.
+func (s sseWriter) done() {
+	fmt.Fprint(s.w, "data: [DONE]\n\n")
+	if f, ok := s.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
 // writeJSON answers with a JSON document.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")

@@ -25,8 +25,11 @@ user: ~/.claude/settings.json). Codex: .codex/hooks.json (user:
 program already there. Gemini CLI: .gemini/settings.json (user:
 ~/.gemini/settings.json). GitHub Copilot CLI: the hooks of
 .github/copilot/settings.local.json (project: .github/copilot/settings.json,
-user: ~/.copilot/settings.json). aider: a post-commit hook in the hooks directory git
-uses (core.hooksPath respected), before an existing hook's own commands.
+user: ~/.copilot/settings.json). OpenCode: a plugin of its own,
+.opencode/plugins/git-checkpoint.js (user: ~/.config/opencode/plugins/); a
+file of that name that is not git-checkpoint's is refused. aider: a
+post-commit hook in the hooks directory git uses (core.hooksPath respected),
+before an existing hook's own commands.
 
 With --mcp it registers the MCP server instead, where the agent reads MCP
 servers: Claude Code ~/.claude.json (local: the project's entry; user: its

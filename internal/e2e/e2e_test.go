@@ -16,5 +16,6 @@ func TestAgents(t *testing.T) {
 	t.Run("gemini-mcp", func(t *testing.T) { mcpStory(t, tools, geminiMCPClient) })
 	t.Run("copilot", func(t *testing.T) { copilotStory(t, tools) })
 	t.Run("copilot-subagent", func(t *testing.T) { copilotSubagentStory(t, tools) })
+	t.Run("opencode", func(t *testing.T) { opencodeStory(t, tools) })
 	t.Run("two-sessions", func(t *testing.T) { twoSessionsStory(t, tools) })
 }

@@ -61,6 +61,7 @@ const (
 	ConflictHeadMoved         Code = "conflict.head_moved"          // HEAD is not where the move needs it
 	ConflictHookExists        Code = "conflict.hook_exists"         // the name a user's hook would be chained under is taken
 	ConflictHookNotExecutable Code = "conflict.hook_not_executable" // the git hook is there but git would not run it
+	ConflictPluginExists      Code = "conflict.plugin_exists"       // install: a plugin file of git-checkpoint's name is the user's
 	ConflictInterruptedRewind Code = "conflict.interrupted_rewind"  // an earlier rewind never finished
 	ConflictOutsideEdits      Code = "conflict.outside_edits"       // the plan would overwrite a person's edits
 	ConflictRevertConflicts   Code = "conflict.revert_conflicts"    // --only or --session: a path does not reverse cleanly
