@@ -45,14 +45,20 @@ const maxPartial = 5000
 // expect, when not empty, is a tree the caller expects the result to be
 // and knows to exist (a rewind's target): when it is, no tree is written.
 func (c *Capturer) SnapshotPaths(ctx context.Context, j *store.Journal, paths []string, expect string) (*Snapshot, error) {
-	snap, ok, err := c.partial(ctx, j, paths, expect)
+	return c.snapshotPaths(ctx, j, paths, expect, nil)
+}
+
+// snapshotPaths is SnapshotPaths with the entries of files hashed before
+// the lock (prehash.go), or nil.
+func (c *Capturer) snapshotPaths(ctx context.Context, j *store.Journal, paths []string, expect string, pre *Prehash) (*Snapshot, error) {
+	snap, ok, err := c.partial(ctx, j, paths, expect, pre)
 	if err != nil || ok {
 		return snap, err
 	}
 	return c.Snapshot(ctx, j)
 }
 
-func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string, expect string) (*Snapshot, bool, error) {
+func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string, expect string, pre *Prehash) (*Snapshot, bool, error) {
 	base := j.Latest()
 	if base == nil || len(paths) == 0 || len(paths) > maxPartial {
 		return nil, false, nil
@@ -104,6 +110,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	if ok, err := c.screen(items, ign.ignored, snap); err != nil || !ok {
 		return nil, false, err
 	}
+	pre.apply(items)
 	index, err := sp.hash(ctx)
 	if index != "" {
 		defer os.Remove(index)

@@ -65,7 +65,7 @@ func TestPartialMatchesFullScan(t *testing.T) {
 	pick := func() string {
 		return path.Join(dirs[rng.IntN(len(dirs))], names[rng.IntN(len(names))])
 	}
-	partials := 0
+	partials, prehashed, rewritten := 0, 0, 0
 	for iter := 0; iter < 30; iter++ {
 		var changed []string
 		for k := 0; k < 1+rng.IntN(5); k++ {
@@ -99,7 +99,21 @@ func TestPartialMatchesFullScan(t *testing.T) {
 			changed = append(changed, p)
 		}
 		changed = append(changed, "x/a", "never/there")
-		psnap, err := c.SnapshotPaths(ctx, j, changed, "")
+		// Every other capture hashes the files first, as a hook does
+		// before it waits for the lock, and sometimes one of them is
+		// written again in between: its entry must not be used.
+		var pre *Prehash
+		if iter%2 == 1 {
+			pre = c.Prehash(ctx, changed)
+			if pre != nil {
+				prehashed++
+			}
+			if p := changed[0]; rng.IntN(2) == 0 && pre != nil && pre.entries[p].stat != "" {
+				rewrite(t, filepath.Join(top, p), fmt.Sprint("again ", iter, "\n"))
+				rewritten++
+			}
+		}
+		psnap, err := c.snapshotPaths(ctx, j, changed, "", pre)
 		if err != nil {
 			t.Fatalf("iteration %d: partial: %v", iter, err)
 		}
@@ -120,6 +134,9 @@ func TestPartialMatchesFullScan(t *testing.T) {
 	}
 	if partials < 15 {
 		t.Fatalf("only %d of 30 captures were partial: the test no longer exercises the partial path", partials)
+	}
+	if prehashed < 5 || rewritten < 2 {
+		t.Fatalf("%d captures used files hashed first, %d of them with a file written again: too few to test it", prehashed, rewritten)
 	}
 }
 
@@ -257,5 +274,45 @@ func TestPartialKeepsRawBytes(t *testing.T) {
 	}
 	if !again.Partial || again.Raw != "" {
 		t.Fatalf("want a partial capture without an overlay, got %+v", again)
+	}
+}
+
+// TestPrehashKeepsBaseMode hashes a file before the capture with
+// core.fileMode=false: git then gives a new entry 100644 whatever the
+// file's bits, while the capture, seeded with the base's entry, keeps the
+// base's 100755, as the full scan does. The entry hashed first must not be
+// taken for it.
+func TestPrehashKeepsBaseMode(t *testing.T) {
+	c, j := testRepo(t, map[string]string{"run.sh": "#!/bin/sh\n"})
+	ctx := context.Background()
+	top := c.Repo.Top
+	if err := os.Chmod(filepath.Join(top, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Capture(ctx, j, Options{Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Git.Run(ctx, git.Cmd{Args: []string{"config", "core.fileMode", "false"}}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(top, "run.sh"), "#!/bin/sh\necho changed\n")
+	if err := os.Chmod(filepath.Join(top, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	only := []string{"run.sh"}
+	pre := c.Prehash(ctx, only)
+	if pre == nil || pre.entries["run.sh"].entry.mode != "100644" {
+		t.Fatalf("hashing first gave %+v; the test expects git's 100644 for a new entry with core.fileMode=false", pre)
+	}
+	rec, err := c.Capture(ctx, j, Options{Reason: "tool", Only: only, Prehash: pre})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-tree", rec.Tree, "run.sh"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), "100755 ") {
+		t.Fatalf("the per-tool checkpoint holds %q, want the base's mode 100755", out)
 	}
 }

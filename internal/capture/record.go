@@ -29,6 +29,9 @@ type Options struct {
 	// needs it, the whole tree is scanned. Turn-boundary captures leave
 	// it empty: they always scan the whole tree.
 	Only []string
+	// Prehash holds Only's files hashed before the store lock was taken
+	// (Capturer.Prehash), or nil.
+	Prehash *Prehash
 }
 
 // Capture takes a checkpoint: a snapshot, then a commit and a ref unless the
@@ -39,7 +42,7 @@ func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) 
 	var snap *Snapshot
 	var err error
 	if len(opts.Only) > 0 && len(opts.Only) <= MaxOnly {
-		snap, err = c.SnapshotPaths(ctx, j, opts.Only, "")
+		snap, err = c.snapshotPaths(ctx, j, opts.Only, "", opts.Prehash)
 	} else {
 		snap, err = c.Snapshot(ctx, j)
 	}

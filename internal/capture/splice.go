@@ -170,32 +170,14 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 // returns the temporary index, which the caller removes, or "" when no
 // path needed hashing.
 func (s *splice) hash(ctx context.Context) (string, error) {
-	args := []string{"update-index", "--add", "--remove", "--replace"}
-	var stdin bytes.Buffer
-	for _, it := range s.items {
-		if it.skip || !it.present || it.known {
-			continue
-		}
-		if it.inBase {
-			args = append(args, "--cacheinfo", strings.TrimPrefix(it.base.mode, "0")+","+it.base.oid+","+it.path)
-		}
-		stdin.WriteString(it.path + "\x00")
-	}
-	if stdin.Len() == 0 {
-		return "", nil
-	}
 	index := s.c.Store.Path("partial-index")
 	os.Remove(index)
-	if _, err := s.c.Git.Run(ctx, git.Cmd{Args: append(args, "-z", "--stdin"), Index: index, Stdin: stdin.Bytes()}); err != nil {
+	got, err := s.c.hashInto(ctx, index, s.items, true)
+	if got == nil || err != nil {
+		if err == nil {
+			index = ""
+		}
 		return index, err
-	}
-	entries, err := s.c.Git.LsStage(ctx, index)
-	if err != nil {
-		return index, err
-	}
-	got := map[string]treeEntry{}
-	for _, e := range entries {
-		got[e.Path] = treeEntry{mode: e.Mode, oid: e.OID}
 	}
 	for _, it := range s.items {
 		if it.skip || !it.present || it.known {
@@ -208,6 +190,40 @@ func (s *splice) hash(ctx context.Context) (string, error) {
 		}
 	}
 	return index, nil
+}
+
+// hashInto stores the content of the present items not known yet with
+// `git update-index --add --remove --replace` on the temporary index at
+// index (seeded with their base entries when seed is set), and returns
+// the entries git gave them: nil when no item needed hashing; an item
+// missing from the result was gone when git looked.
+func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, seed bool) (map[string]treeEntry, error) {
+	args := []string{"update-index", "--add", "--remove", "--replace"}
+	var stdin bytes.Buffer
+	for _, it := range items {
+		if it.skip || !it.present || it.known {
+			continue
+		}
+		if seed && it.inBase {
+			args = append(args, "--cacheinfo", strings.TrimPrefix(it.base.mode, "0")+","+it.base.oid+","+it.path)
+		}
+		stdin.WriteString(it.path + "\x00")
+	}
+	if stdin.Len() == 0 {
+		return nil, nil
+	}
+	if _, err := c.Git.Run(ctx, git.Cmd{Args: append(args, "-z", "--stdin"), Index: index, Stdin: stdin.Bytes()}); err != nil {
+		return nil, err
+	}
+	entries, err := c.Git.LsStage(ctx, index)
+	if err != nil {
+		return nil, err
+	}
+	got := map[string]treeEntry{}
+	for _, e := range entries {
+		got[e.Path] = treeEntry{mode: e.Mode, oid: e.OID}
+	}
+	return got, nil
 }
 
 // write applies the named paths to the base's trees and writes every tree

@@ -137,6 +137,13 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 			logf("%v", err)
 		}
 	}
+	if ev.Reason == store.ReasonTool && ev.Exact && !ev.Truncated {
+		// A per-tool capture brings only the files the tool changed up
+		// to date (capture.Options.Only); a turn boundary always scans.
+		// Their hashing needs no lock: it is done before waiting for it.
+		opts.Only = absolute(ev.Cwd, ev.Names)
+		opts.Prehash = s.cap.Prehash(ctx, opts.Only)
+	}
 	deadline, _ := ctx.Deadline()
 	unlock, err := s.store.Lock(ctx, time.Until(deadline))
 	if err != nil {
@@ -151,11 +158,6 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 		opts.Turn = turns.Next(j)
 	} else {
 		opts.Turn = turns.Current(j, ev.Session)
-	}
-	if ev.Reason == store.ReasonTool && ev.Exact && !ev.Truncated {
-		// A per-tool capture brings only the files the tool changed up
-		// to date (capture.Options.Only); a turn boundary always scans.
-		opts.Only = absolute(ev.Cwd, ev.Names)
 	}
 	if _, err = s.cap.Capture(ctx, j, opts); err != nil {
 		return err
