@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -74,14 +75,14 @@ func report(w io.Writer, r *result, judged bool) bool {
 			continue // a case left out with -cases
 		}
 		if len(r.samples[t.num]) == 0 {
-			fmt.Fprintf(w, "| %s | - | <= %.1fx | skipped (left out with -cases, or the case could not run) |\n", t.what, t.limit)
+			fmt.Fprintf(w, "| %s | - | <= %sx | skipped (left out with -cases, or the case could not run) |\n", t.what, limitText(t.limit))
 			continue
 		}
 		v := ratio(r.median(t.num), r.median(t.den))
 		pass := v <= t.limit
-		limit := fmt.Sprintf("<= %.1fx", t.limit)
+		limit := fmt.Sprintf("<= %sx", limitText(t.limit))
 		if t.atLeast {
-			pass, limit = v >= t.limit, fmt.Sprintf(">= %.1fx", t.limit)
+			pass, limit = v >= t.limit, fmt.Sprintf(">= %sx", limitText(t.limit))
 		}
 		verdict := "pass"
 		switch {
@@ -100,6 +101,9 @@ func report(w io.Writer, r *result, judged bool) bool {
 	}
 	return ok
 }
+
+// limitText prints a limit with the decimals it has: 0.05, not 0.1.
+func limitText(l float64) string { return strconv.FormatFloat(l, 'f', -1, 64) }
 
 func ratio(a, b time.Duration) float64 {
 	if b == 0 {
