@@ -165,6 +165,15 @@ func mcpStory(t *testing.T, tools string, c mcpClient) {
 	if n := strings.Count(string(journal), `"by":"model"`); n != 2 {
 		t.Errorf("%d journal lines say the model applied the rewind, want 2", n)
 	}
+	// and the person sees it: status says the model may apply plans, log
+	// marks the rewind as the model's
+	if res := f.exits(0, "git", "checkpoint", "status"); !strings.Contains(res.stdout, "mcp rewinds  the model may apply") ||
+		!strings.Contains(res.stdout, "mcp          "+c.agent+", ") {
+		t.Errorf("git checkpoint status does not show the server and the setting:\n%s", res.stdout)
+	}
+	if res := f.exits(0, "git", "checkpoint", "log"); !strings.Contains(res.stdout, "rewind by model") {
+		t.Errorf("git checkpoint log does not mark the model's rewind:\n%s", res.stdout)
+	}
 
 	// the person takes it back with the command the result named
 	f.exits(0, "git", "rewind", "--undo", "--yes")
