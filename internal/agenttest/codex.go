@@ -17,7 +17,10 @@ import (
 // go to run.Dir/.codex/hooks.json (ProjectScope) or $CODEX_HOME/hooks.json
 // (UserScope); Codex silently skips hooks whose trust is not recorded, so
 // the run passes --dangerously-bypass-hook-trust. run.Config holds extra
-// top-level TOML, such as notify = [...].
+// TOML, such as notify = [...]: it goes after the harness's top-level keys
+// and before its tables, so it may end in tables of its own, and a whole
+// config.toml as install left it (notify, then [mcp_servers.NAME]) can be
+// passed as it is.
 func RunCodex(t testing.TB, run Run) *Result {
 	t.Helper()
 	bin := Binary(t, "codex")
@@ -48,8 +51,9 @@ func RunCodex(t testing.TB, run Run) *Result {
 // server answers whatever the name.
 const CodexModel = "gpt-5.5"
 
-// codexConfig is config.toml for a run: top-level keys first (the caller's
-// among them), then the tables.
+// codexConfig is config.toml for a run: top-level keys first, then the
+// caller's TOML (keys, and any tables it ends with), then the harness's
+// tables.
 func codexConfig(run Run) string {
 	return fmt.Sprintf(`model = %s
 model_provider = "fake"

@@ -44,6 +44,13 @@ func CodexPatch(patch string) Call {
 	return Call{Name: "apply_patch", Args: map[string]any{"input": patch}}
 }
 
+// CodexToolSearch is a call of Codex's tool_search, which finds the tools
+// Codex defers (an MCP server's among them) and offers the ones found in
+// the requests after it.
+func CodexToolSearch(query string) Call {
+	return Call{Name: "tool_search", Args: map[string]any{"query": query}}
+}
+
 // codexRequest is the part of a Responses request the fake reads.
 type codexRequest struct {
 	Model string `json:"model"`
@@ -147,6 +154,9 @@ func codexCall(c Call, tools map[string]string, callID string) map[string]any {
 		default:
 			return fn("shell", map[string]any{"command": []string{"bash", "-lc", cmd}})
 		}
+	case "tool_search":
+		return map[string]any{"type": "tool_search_call", "id": "tsc_" + callID, "call_id": callID,
+			"execution": "client", "status": "completed", "arguments": c.Args}
 	case "apply_patch":
 		patch := str("input")
 		switch tools["apply_patch"] {
@@ -163,5 +173,33 @@ func codexCall(c Call, tools map[string]string, callID string) map[string]any {
 	if args == nil {
 		args = map[string]any{}
 	}
+	if ns, tool, ok := codexMCPName(c.Name); ok {
+		call := fn(tool, args)
+		call["namespace"] = ns
+		return call
+	}
 	return fn(c.Name, args)
+}
+
+// codexMCPName splits an MCP tool's name as Codex qualifies it,
+// mcp__SERVER__TOOL, into the namespace Codex offers the server's tools
+// in (tool_search's output: mcp__ and the server's name, each character
+// outside [A-Za-z0-9_] made _) and the tool's own name, which is how the
+// model calls it.
+func codexMCPName(name string) (namespace, tool string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if !ok {
+		return "", "", false
+	}
+	server, tool, ok := strings.Cut(rest, "__")
+	if !ok || server == "" || tool == "" {
+		return "", "", false
+	}
+	safe := strings.Map(func(r rune) rune {
+		if r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') {
+			return r
+		}
+		return '_'
+	}, server)
+	return "mcp__" + safe, tool, true
 }

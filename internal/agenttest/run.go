@@ -48,8 +48,9 @@ type Run struct {
 	Hooks string
 	// Scope says where Hooks is written.
 	Scope Scope
-	// Config is extra agent configuration: TOML lines added to Codex's
-	// config.toml (top-level keys, such as notify), or a JSON object whose
+	// Config is extra agent configuration: TOML added to Codex's
+	// config.toml (top-level keys, such as notify, then any tables, such
+	// as install --mcp's; see RunCodex), or a JSON object whose
 	// keys are added to Claude's or Gemini's user settings.
 	Config string
 	// Args are extra command-line arguments. Claude and Gemini get them

@@ -78,6 +78,9 @@ func (s *session) printLog(entries []turns.Entry, stat bool) {
 			if r.Agent != "" {
 				who = strings.TrimSpace(r.Agent + " " + short(r.Session))
 			}
+			if e.By != "" {
+				who += " by " + e.By
+			}
 			if text == "" {
 				text = fault.Quote(turns.FirstLine(r.Prompt))
 			}

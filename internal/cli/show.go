@@ -41,13 +41,21 @@ func (c *showCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	// Who applied the rewind it belongs to, from the journal of its own
+	// store, by its id there.
+	by := j.RewindsBy()[inner.ID]
 	if s.out.json {
 		return s.out.JSON(struct {
 			*store.Record
+			By         string       `json:"by,omitempty"`
 			StartsTurn *turns.Entry `json:"starts_turn,omitempty"`
-		}{r, turn})
+		}{r, by, turn})
 	}
 	s.printRecord(r)
+	if by == store.ByModel {
+		by = "the model, through git checkpoint mcp"
+	}
+	s.field("by", by)
 	if turn != nil {
 		s.printTurn(turn)
 	}

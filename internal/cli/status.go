@@ -36,10 +36,21 @@ type statusDoc struct {
 	// HookFailures, when hooks fail, counts the calls that took no
 	// checkpoint since the last one that did, with the last failure.
 	HookFailures *hookFailures `json:"hook_failures,omitempty"`
+	// MCP says where agents find the MCP server for this tree, and
+	// whether the model may apply rewinds through it: the person should
+	// know it can.
+	MCP statusMCP `json:"mcp"`
 	// StoreProblems say why no checkpoint can be written (a read-only
 	// filesystem, a store the user may not write, a full disk): hooks
 	// then fail without being able to record it.
 	StoreProblems []string `json:"store_problems,omitempty"`
+}
+
+type statusMCP struct {
+	Registered []agents.Registration `json:"registered"`
+	// Rewind is checkpoint.mcpRewind: the model may apply the plans it
+	// makes (never over a person's edits).
+	Rewind bool `json:"rewind"`
 }
 
 type hookFailures struct {
@@ -92,6 +103,11 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if doc.Hooks = d.InstalledHooks(ctx); doc.Hooks == nil {
 		doc.Hooks = []string{}
 	}
+	env := agents.Env{Top: s.repo.Top, Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
+	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.cfg.MCPRewind}
+	if doc.MCP.Registered == nil {
+		doc.MCP.Registered = []agents.Registration{}
+	}
 	for _, c := range d.StoreProblems() {
 		doc.StoreProblems = append(doc.StoreProblems, c.Message)
 	}
@@ -127,6 +143,7 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	for _, h := range doc.Hooks {
 		s.out.Printf("hooks        %s\n", fault.Quote(h))
 	}
+	s.printStatusMCP(doc.MCP, env)
 	if f := doc.HookFailures; f != nil {
 		s.out.Printf("%s %s (see %s)\n", s.out.Paint("red", "hooks FAIL  "), f.describe(sys.Now()),
 			fault.Quote(filepath.Join(s.store.Dir, "hook.log")))
@@ -142,4 +159,22 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		s.out.Printf("journal      %s (run 'git checkpoint doctor')\n", p)
 	}
 	return nil
+}
+
+// printStatusMCP says where the MCP server is registered and, once it is
+// or the setting is on, whether the model may apply rewinds.
+func (s *session) printStatusMCP(m statusMCP, env agents.Env) {
+	if len(m.Registered) == 0 {
+		s.out.Printf("mcp          not registered (let the model see checkpoints with 'git checkpoint install AGENT --mcp')\n")
+	}
+	for _, r := range m.Registered {
+		s.out.Printf("mcp          %s, %s\n", r.Agent, fault.Quote(displayPath(r.Path, s.cwd, env.Home)))
+	}
+	switch {
+	case m.Rewind:
+		s.out.Printf("%s the model may apply its rewind plans itself, never over a person's edits (checkpoint.mcpRewind; 'git config --unset checkpoint.mcpRewind' turns it off)\n",
+			s.out.Paint("yellow", "mcp rewinds "))
+	case len(m.Registered) > 0:
+		s.out.Printf("mcp rewinds  off: the model plans, a person applies ('git config checkpoint.mcpRewind true' lets it apply)\n")
+	}
 }

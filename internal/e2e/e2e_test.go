@@ -12,6 +12,7 @@ func TestAgents(t *testing.T) {
 	t.Run("claude-turns", func(t *testing.T) { claudeTurnsStory(t, tools) })
 	t.Run("claude-mcp", func(t *testing.T) { mcpStory(t, tools, claudeMCPClient) })
 	t.Run("codex", func(t *testing.T) { codexStory(t, tools) })
+	t.Run("codex-mcp", func(t *testing.T) { mcpStory(t, tools, codexMCPClient) })
 	t.Run("gemini", func(t *testing.T) { geminiStory(t, tools) })
 	t.Run("gemini-mcp", func(t *testing.T) { mcpStory(t, tools, geminiMCPClient) })
 	t.Run("copilot", func(t *testing.T) { copilotStory(t, tools) })

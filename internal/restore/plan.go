@@ -51,6 +51,10 @@ const (
 	// git-checkpoint's hooks, now or in the checkpoint: a rewind that
 	// wrote it would switch the product off, or back on.
 	LeftHookConfig = "hook_config"
+	// LeftMCPConfig is an agent's file that registers git-checkpoint's
+	// MCP server, now or in the checkpoint (and holds no hooks): a rewind
+	// that wrote it would take the model's tools away, or bring them back.
+	LeftMCPConfig = "mcp_config"
 )
 
 // File is one path the plan changes.

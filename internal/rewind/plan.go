@@ -91,25 +91,40 @@ func (r *Rewinder) checkPaths(plan *restore.Plan, paths []string) error {
 	return nil
 }
 
-// keepHookConfig leaves the agents' settings files in the tree that hold
-// git-checkpoint's hooks now or in the checkpoint: writing one would
-// switch the product off (a rewind to before the install) or back on
-// (after an uninstall), which only install and uninstall do.
+// keepHookConfig leaves the agents' files in the tree that hold
+// git-checkpoint's hooks or register its MCP server, now or in the
+// checkpoint: writing one would switch the product off (a rewind to
+// before the install) or back on (after an uninstall), which only install
+// and uninstall do.
 func (r *Rewinder) keepHookConfig(ctx context.Context) func(restore.File) string {
-	settings := agents.TreeSettings()
+	settings, mcpFiles := agents.TreeSettings(), agents.TreeMCPFiles()
 	return func(f restore.File) string {
-		if !slices.Contains(settings, f.Path) {
+		hooks, mcp := slices.Contains(settings, f.Path), slices.Contains(mcpFiles, f.Path)
+		if !hooks && !mcp {
 			return ""
 		}
-		if agents.HoldsHooksFile(filepath.Join(r.Repo.Top, f.Path)) {
+		now, _ := os.ReadFile(filepath.Join(r.Repo.Top, f.Path))
+		then, ok := r.checkpointBlob(ctx, f)
+		switch {
+		case hooks && (agents.HoldsHooks(now) || !ok || agents.HoldsHooks(then)):
 			return restore.LeftHookConfig
-		}
-		if f.Mode == "100644" || f.Mode == "100755" {
-			objs, err := r.Git.CatFile(ctx, []string{f.OID})
-			if err != nil || len(objs) != 1 || objs[0].Missing || agents.HoldsHooks(objs[0].Body) {
-				return restore.LeftHookConfig
-			}
+		case mcp && (agents.RegistersMCP(f.Path, now) || !ok || agents.RegistersMCP(f.Path, then)):
+			return restore.LeftMCPConfig
 		}
 		return ""
 	}
+}
+
+// checkpointBlob is what the checkpoint holds at f's path: nothing, with
+// ok, when it holds no file there (absent, a symlink); ok is false when
+// the blob cannot be read, which keeps the file.
+func (r *Rewinder) checkpointBlob(ctx context.Context, f restore.File) (body []byte, ok bool) {
+	if f.Mode != "100644" && f.Mode != "100755" {
+		return nil, true
+	}
+	objs, err := r.Git.CatFile(ctx, []string{f.OID})
+	if err != nil || len(objs) != 1 || objs[0].Missing {
+		return nil, false
+	}
+	return objs[0].Body, true
 }

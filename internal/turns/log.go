@@ -31,6 +31,9 @@ type Entry struct {
 	// turn. A rewind is given by the checkpoint it ended with (its label
 	// says "after rewind to k<n>"), not by its safety checkpoint.
 	Checkpoint *store.Record
+	// By says who applied the rewind a checkpoint entry ended, when not a
+	// person at the command line: store.ByModel (the journal's Rewind.By).
+	By string
 	// Changes counts what the turn changed, from its start to its end (to
 	// its newest checkpoint while it runs); nil when its start or its end
 	// was pruned, and so what it changed is no longer known.
@@ -64,6 +67,7 @@ func (f File) MarshalJSON() ([]byte, error) { return store.MarshalWithRawName(pl
 func Log(ctx context.Context, r *git.Runner, j *store.Journal, opts LogOptions) ([]Entry, error) {
 	var out []Entry
 	first := map[string]int{} // a turn's first journal line
+	by := j.RewindsBy()
 	for i, ev := range j.All() {
 		c := ev.Checkpoint
 		if c == nil {
@@ -76,7 +80,7 @@ func Log(ctx context.Context, r *git.Runner, j *store.Journal, opts LogOptions) 
 			continue
 		}
 		if !opts.TurnsOnly && outsideTurns(c) && (opts.Session == "" || c.Session == opts.Session) {
-			out = append(out, Entry{Checkpoint: c, at: i})
+			out = append(out, Entry{Checkpoint: c, By: by[c.ID], at: i})
 		}
 	}
 	var ts []Turn

@@ -26,8 +26,15 @@ type turnJSON struct {
 }
 
 // MarshalJSON writes a turn entry as a turn object and a checkpoint entry
-// as the checkpoint's record, as `git checkpoint list --json` does.
+// as the checkpoint's record, as `git checkpoint list --json` does, with
+// "by" when the model applied the rewind it ended.
 func (e Entry) MarshalJSON() ([]byte, error) {
+	if e.Turn == nil && e.By != "" {
+		return encode(struct {
+			*store.Record
+			By string `json:"by"`
+		}{e.Checkpoint, e.By})
+	}
 	if e.Turn == nil {
 		return encode(e.Checkpoint)
 	}
