@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/remote"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
@@ -32,7 +31,7 @@ func (c *showCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	// A fetched checkpoint's turn is looked up by its id in its own store.
 	inner, tid := r, c.ID
-	if _, rest, ok := remote.Qualified(c.ID); ok {
+	if _, rest, ok := turns.InStore(c.ID); ok {
 		local := *r
 		local.ID = "k" + strconv.Itoa(r.N)
 		inner, tid = &local, rest

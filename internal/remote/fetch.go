@@ -104,25 +104,10 @@ func Find(stores []*Fetched, prefix string) (*Fetched, error) {
 		WithHint("give more digits of the store id")
 }
 
-// Qualified reports whether id names a fetched store's checkpoint:
-// "<store-id prefix>:<id in that store>" ("1c1aecbe:k3", "1c1aecbe:t2").
-func Qualified(id string) (prefix, rest string, ok bool) {
-	prefix, rest, ok = strings.Cut(id, ":")
-	if !ok || len(prefix) < 4 || rest == "" {
-		return "", "", false
-	}
-	for _, c := range prefix {
-		if !strings.ContainsRune("0123456789abcdef", c) {
-			return "", "", false
-		}
-	}
-	return prefix, rest, true
-}
-
 // Resolve finds the fetched checkpoint id names ("1c1aecbe:k3"), with
 // the journal of its store; its record's ID is then the qualified one.
 func Resolve(ctx context.Context, g *git.Runner, own, id string) (*store.Record, *store.Journal, error) {
-	prefix, rest, ok := Qualified(id)
+	prefix, rest, ok := turns.InStore(id)
 	if !ok {
 		return nil, nil, fault.New(fault.InvalidCheckpointID, "%s names no fetched store's checkpoint", fault.Quote(id))
 	}
