@@ -40,6 +40,10 @@ func (c *showCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	if pfx, _, ok := strings.Cut(r.ID, ":"); ok && turn != nil {
+		q := turn.InStore(pfx)
+		turn = &q
+	}
 	if s.out.json {
 		return s.out.JSON(struct {
 			*store.Record

@@ -84,6 +84,19 @@ func Stores(ctx context.Context, g *git.Runner, own string) ([]*Fetched, error) 
 	return out, nil
 }
 
+// Qualify is a copy of r, a record of this store, with its ids (its own
+// and its turn's) qualified with the store ("1c1aecbe:k3", "1c1aecbe:t2"):
+// what is printed of a fetched checkpoint names it, never one of this
+// tree's.
+func (f *Fetched) Qualify(r *store.Record) *store.Record {
+	q := *r
+	q.ID = f.Short() + ":" + r.ID
+	if r.Turn != "" {
+		q.Turn = f.Short() + ":" + r.Turn
+	}
+	return &q
+}
+
 // Find returns the store whose id starts with prefix, and an error when
 // none or several do.
 func Find(stores []*Fetched, prefix string) (*Fetched, error) {
@@ -105,7 +118,7 @@ func Find(stores []*Fetched, prefix string) (*Fetched, error) {
 }
 
 // Resolve finds the fetched checkpoint id names ("1c1aecbe:k3"), with
-// the journal of its store; its record's ID is then the qualified one.
+// the journal of its store; its record's ids are then qualified (Qualify).
 func Resolve(ctx context.Context, g *git.Runner, own, id string) (*store.Record, *store.Journal, error) {
 	prefix, rest, ok := turns.InStore(id)
 	if !ok {
@@ -124,7 +137,5 @@ func Resolve(ctx context.Context, g *git.Runner, own, id string) (*store.Record,
 	if err != nil {
 		return nil, nil, err
 	}
-	q := *r
-	q.ID = f.Short() + ":" + r.ID
-	return &q, j, nil
+	return f.Qualify(r), j, nil
 }
