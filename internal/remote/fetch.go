@@ -18,6 +18,8 @@ type Fetched struct {
 	Info    Info
 	Refs    map[int]string
 	Records *Records
+	// RecordsOID is the commit of its records ref ("" when it has none).
+	RecordsOID string
 }
 
 // Journal is the store's records as a journal, so that what reads this
@@ -33,12 +35,50 @@ func (f *Fetched) Short() string { return f.Info.ID[:8] }
 // replaced at each of its pushes. This store's own refs there are left out
 // by a negative refspec, so a fetch never writes under its id. It returns
 // the stores as they are here afterwards.
-func Fetch(ctx context.Context, g *git.Runner, own, remote string) ([]*Fetched, error) {
+//
+// With prune, the refs here of the stores the remote holds that it no
+// longer has (their checkpoints pruned there by `push --prune`) are
+// removed too. Only those stores: fetched stores do not remember where
+// they came from, so one that this remote does not hold may have come
+// from another, and stays.
+func Fetch(ctx context.Context, g *git.Runner, own, remote string, prune bool) ([]*Fetched, error) {
 	specs := []string{"+" + store.StoresPrefix + "*:" + store.StoresPrefix + "*", "^" + store.StorePrefix(own) + "*"}
 	if err := g.Fetch(ctx, remote, specs...); err != nil {
 		return nil, reachFailed(err, remote)
 	}
+	if prune {
+		if err := pruneFetched(ctx, g, own, remote); err != nil {
+			return nil, err
+		}
+	}
 	return Stores(ctx, g, own)
+}
+
+// pruneFetched runs a `git fetch --prune` of each store the remote holds,
+// one refspec per store, so that git prunes only under those stores and
+// from the very refs it fetched (a push there in between cannot make it
+// delete a ref the remote has).
+func pruneFetched(ctx context.Context, g *git.Runner, own, remote string) error {
+	listed, err := g.LsRemote(ctx, remote, store.StoresPrefix)
+	if err != nil {
+		return reachFailed(err, remote)
+	}
+	seen := map[string]bool{}
+	var specs []string
+	for _, ref := range listed {
+		id, _, _ := strings.Cut(strings.TrimPrefix(ref.Name, store.StoresPrefix), "/")
+		if store.ValidID(id) && id != own && !seen[id] {
+			seen[id] = true
+			specs = append(specs, "+"+store.StorePrefix(id)+"*:"+store.StorePrefix(id)+"*")
+		}
+	}
+	if len(specs) == 0 {
+		return nil
+	}
+	if err := g.FetchPrune(ctx, remote, specs...); err != nil {
+		return reachFailed(err, remote)
+	}
+	return nil
 }
 
 // Stores lists the stores fetched here (all but own), by id.
@@ -68,6 +108,7 @@ func Stores(ctx context.Context, g *git.Runner, own string) ([]*Fetched, error) 
 	var out []*Fetched
 	for _, id := range slices.Sorted(maps.Keys(byID)) {
 		f := byID[id]
+		f.RecordsOID = records[id]
 		if oid := records[id]; oid != "" {
 			r, ok, err := readRecords(ctx, g, oid)
 			if err != nil {

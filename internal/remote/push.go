@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -24,6 +25,9 @@ type PushResult struct {
 	Store  string
 	// Published are the checkpoints whose refs the push created.
 	Published []*store.Record
+	// Pruned are the numbers of the checkpoints whose refs the push
+	// removed there (--prune): pruned here, still there.
+	Pruned []int
 	// Records counts the checkpoints the published records describe;
 	// RecordsChanged says whether they were (or would be) sent.
 	Records        int
@@ -32,29 +36,39 @@ type PushResult struct {
 }
 
 // UpToDate says the remote had everything already.
-func (r *PushResult) UpToDate() bool { return len(r.Published) == 0 && !r.RecordsChanged }
+func (r *PushResult) UpToDate() bool {
+	return len(r.Published) == 0 && len(r.Pruned) == 0 && !r.RecordsChanged
+}
 
 // attempts is how many times a push is tried when another push of the same
 // store moved its records first: each try starts from what the remote has
 // then.
 const attempts = 3
 
+// PushOptions are a push's flags.
+type PushOptions struct {
+	DryRun bool // list what would be sent; send nothing
+	// Prune removes there the refs of this store's checkpoints that are
+	// no longer kept here, and their records.
+	Prune bool
+}
+
 // Push publishes the kept checkpoints of j (those whose ref names the
 // commit their record names) and their records to remote. What the remote
 // has already, at the same commit, is not sent again; checkpoints pruned
-// here stay there, with their records, until a push with --prune.
-func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string, remote string, dry bool) (*PushResult, error) {
+// here stay there, with their records, until a push with Prune.
+func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string, remote string, opts PushOptions) (*PushResult, error) {
 	id, err := p.Store.EnsureID()
 	if err != nil {
 		return nil, err
 	}
 	for try := 1; ; try++ {
-		res, updates, err := p.plan(ctx, j, refs, remote, id)
+		res, updates, err := p.plan(ctx, j, refs, remote, id, opts.Prune)
 		if err != nil {
 			return nil, err
 		}
-		res.DryRun = dry
-		if dry || len(updates) == 0 {
+		res.DryRun = opts.DryRun
+		if opts.DryRun || len(updates) == 0 {
 			return res, nil
 		}
 		err = p.Git.Push(ctx, git.PushRequest{Remote: remote, Updates: updates})
@@ -69,8 +83,10 @@ func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string
 
 // plan compares this store with what the remote has of it and returns
 // the updates that bring the remote up to date, each one a
-// compare-and-swap against what ls-remote saw.
-func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string, remote, id string) (*PushResult, []git.PushUpdate, error) {
+// compare-and-swap against what ls-remote saw. With prune, the refs there
+// of checkpoints no longer kept here are deleted, each only while it is
+// still at the commit seen.
+func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string, remote, id string, prune bool) (*PushResult, []git.PushUpdate, error) {
 	prefix := store.StorePrefix(id)
 	listed, err := p.Git.LsRemote(ctx, remote, prefix)
 	if err != nil {
@@ -108,6 +124,16 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 		default:
 			return nil, nil, fault.New(fault.ConflictStoreShared, "%s holds checkpoint k%d of store %s at another commit than this one", remote, r.N, id).
 				WithHint("another working tree has this store's id (its state directory was copied); remove 'store-id' from the state directory of one of them to give it an id of its own")
+		}
+	}
+
+	if prune {
+		for _, n := range slices.Sorted(maps.Keys(there)) {
+			if !kept[n] {
+				res.Pruned = append(res.Pruned, n)
+				updates = append(updates, git.PushUpdate{Ref: CheckpointRef(id, n), Old: there[n]})
+				delete(there, n)
+			}
 		}
 	}
 
