@@ -20,6 +20,9 @@ type Fetched struct {
 	Records *Records
 	// RecordsOID is the commit of its records ref ("" when it has none).
 	RecordsOID string
+	// ConversationsOID is the commit of its carried transcripts ("" when
+	// it was pushed without --with-conversation).
+	ConversationsOID string
 }
 
 // Journal is the store's records as a journal, so that what reads this
@@ -99,9 +102,12 @@ func Stores(ctx context.Context, g *git.Runner, own string) ([]*Fetched, error) 
 			f = &Fetched{Info: Info{ID: id}, Refs: map[int]string{}, Records: &Records{}}
 			byID[id] = f
 		}
-		if rest == "records" {
+		switch n := checkpointN(ref.Name, store.StorePrefix(id)); {
+		case rest == "records":
 			records[id] = ref.OID
-		} else if n := checkpointN(ref.Name, store.StorePrefix(id)); n > 0 {
+		case rest == "conversations":
+			f.ConversationsOID = ref.OID
+		case n > 0:
 			f.Refs[n] = ref.OID
 		}
 	}
@@ -161,6 +167,16 @@ func Find(stores []*Fetched, prefix string) (*Fetched, error) {
 // Resolve finds the fetched checkpoint id names ("1c1aecbe:k3"), with
 // the journal of its store; its record's ids are then qualified (Qualify).
 func Resolve(ctx context.Context, g *git.Runner, own, id string) (*store.Record, *store.Journal, error) {
+	f, r, err := find(ctx, g, own, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f.Qualify(r), f.Journal(), nil
+}
+
+// find is the store of fetched checkpoint id and that checkpoint's record
+// as the store has it (its own ids).
+func find(ctx context.Context, g *git.Runner, own, id string) (*Fetched, *store.Record, error) {
 	prefix, rest, ok := turns.InStore(id)
 	if !ok {
 		return nil, nil, fault.New(fault.InvalidCheckpointID, "%s names no fetched store's checkpoint", fault.Quote(id))
@@ -173,10 +189,9 @@ func Resolve(ctx context.Context, g *git.Runner, own, id string) (*store.Record,
 	if err != nil {
 		return nil, nil, err
 	}
-	j := f.Journal()
-	r, err := turns.Resolve(j, f.Refs, rest)
+	r, err := turns.Resolve(f.Journal(), f.Refs, rest)
 	if err != nil {
 		return nil, nil, err
 	}
-	return f.Qualify(r), j, nil
+	return f, r, nil
 }

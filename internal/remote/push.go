@@ -32,12 +32,17 @@ type PushResult struct {
 	// RecordsChanged says whether they were (or would be) sent.
 	Records        int
 	RecordsChanged bool
-	DryRun         bool
+	// Conversations counts the transcripts a push --with-conversation
+	// carries; ConversationsChanged says whether they were (or would be)
+	// sent.
+	Conversations        int
+	ConversationsChanged bool
+	DryRun               bool
 }
 
 // UpToDate says the remote had everything already.
 func (r *PushResult) UpToDate() bool {
-	return len(r.Published) == 0 && len(r.Pruned) == 0 && !r.RecordsChanged
+	return len(r.Published) == 0 && len(r.Pruned) == 0 && !r.RecordsChanged && !r.ConversationsChanged
 }
 
 // attempts is how many times a push is tried when another push of the same
@@ -51,6 +56,10 @@ type PushOptions struct {
 	// Prune removes there the refs of this store's checkpoints that are
 	// no longer kept here, and their records.
 	Prune bool
+	// Conversation also carries the transcripts of the agent sessions
+	// the published checkpoints belong to (those an agent resumes from a
+	// file: Claude Code's), so that the conversation can go on elsewhere.
+	Conversation bool
 }
 
 // Push publishes the kept checkpoints of j (those whose ref names the
@@ -63,7 +72,7 @@ func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string
 		return nil, err
 	}
 	for try := 1; ; try++ {
-		res, updates, err := p.plan(ctx, j, refs, remote, id, opts.Prune)
+		res, updates, err := p.plan(ctx, j, refs, remote, id, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -86,16 +95,18 @@ func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string
 // compare-and-swap against what ls-remote saw. With prune, the refs there
 // of checkpoints no longer kept here are deleted, each only while it is
 // still at the commit seen.
-func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string, remote, id string, prune bool) (*PushResult, []git.PushUpdate, error) {
+func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string, remote, id string, opts PushOptions) (*PushResult, []git.PushUpdate, error) {
 	prefix := store.StorePrefix(id)
 	listed, err := p.Git.LsRemote(ctx, remote, prefix)
 	if err != nil {
 		return nil, nil, reachFailed(err, remote)
 	}
 	there := map[int]string{}
-	oldRecords := ""
+	oldRecords, oldConversations := "", ""
 	for _, ref := range listed {
-		if ref.Name == RecordsRef(id) {
+		if ref.Name == ConversationsRef(id) {
+			oldConversations = ref.OID
+		} else if ref.Name == RecordsRef(id) {
 			oldRecords = ref.OID
 		} else if n := checkpointN(ref.Name, prefix); n > 0 {
 			there[n] = ref.OID
@@ -127,7 +138,7 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 		}
 	}
 
-	if prune {
+	if opts.Prune {
 		for _, n := range slices.Sorted(maps.Keys(there)) {
 			if !kept[n] {
 				res.Pruned = append(res.Pruned, n)
@@ -152,6 +163,17 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 	}
 	res.Records = len(recs.Numbers())
 	res.RecordsChanged = oldRecords == "" || !same(old, recs)
+	if opts.Conversation {
+		commit, n, err := writeConversations(ctx, p.Git, j, kept, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		res.Conversations = n
+		if commit != "" && commit != oldConversations {
+			res.ConversationsChanged = true
+			updates = append(updates, git.PushUpdate{Ref: ConversationsRef(id), New: commit, Old: oldConversations})
+		}
+	}
 	if !res.RecordsChanged && len(updates) == 0 {
 		return res, nil, nil
 	}

@@ -20,7 +20,7 @@ type Trimmed struct {
 // Trim keeps the newest keep checkpoints (by number) of each fetched
 // store and deletes the refs of the others, in one ref transaction, each
 // deletion a compare-and-swap on the commit listed; with keep 0 a store's
-// records go too, so that nothing of it is left. Their objects are left
+// records and transcripts go too, so that nothing of it is left. Their objects are left
 // to git gc. A store's pushing machine numbers its checkpoints in the
 // order it took them, so the highest numbers are its newest. With dry,
 // it only says what it would remove.
@@ -38,6 +38,9 @@ func Trim(ctx context.Context, g *git.Runner, stores []*Fetched, keep int, dry b
 		}
 		if t.Gone && f.RecordsOID != "" {
 			updates = append(updates, git.RefUpdate{Ref: RecordsRef(f.Info.ID), Old: f.RecordsOID})
+		}
+		if t.Gone && f.ConversationsOID != "" {
+			updates = append(updates, git.RefUpdate{Ref: ConversationsRef(f.Info.ID), Old: f.ConversationsOID})
 		}
 		out = append(out, t)
 	}

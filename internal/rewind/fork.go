@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
@@ -20,6 +21,13 @@ type Fork struct {
 	Head       string         `json:"head"`
 	Files      []restore.File `json:"files"`
 	Left       []restore.Left `json:"left"`
+	// Resume, for a fetched checkpoint whose conversation was carried
+	// with it, continues that conversation in the new worktree, from the
+	// transcript placed at Transcript; the caller fills them in.
+	Resume     *agents.Resume `json:"resume,omitempty"`
+	Transcript string         `json:"transcript,omitempty"`
+	// NoResume says why a conversation there cannot be resumed here.
+	NoResume string `json:"no_resume,omitempty"`
 }
 
 // Fork makes a new linked worktree at path (absolute) on a new branch
