@@ -177,7 +177,18 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 	if !res.RecordsChanged && len(updates) == 0 {
 		return res, nil, nil
 	}
-	commit, err := recs.write(ctx, p.Git)
+	// The records' parents are the kept checkpoints they name, which
+	// git then counts as the edges of what it sends: a new checkpoint's
+	// objects are compared with those of the checkpoints the remote has,
+	// not only with HEAD's, so the files an earlier push sent are not sent
+	// again.
+	var parents []string
+	for _, r := range j.Checkpoints() {
+		if kept[r.N] {
+			parents = append(parents, r.Commit)
+		}
+	}
+	commit, err := recs.write(ctx, p.Git, parents)
 	if err != nil {
 		return nil, nil, err
 	}
