@@ -12,6 +12,8 @@ import (
 type Resume struct {
 	Agent   string `json:"agent"`
 	Command string `json:"command"`
+	// Session is the session the command continues.
+	Session string `json:"-"`
 }
 
 // ResumeAt returns how to resume the conversation at target, or nil when
@@ -62,7 +64,11 @@ func ResumeAt(j *store.Journal, target *store.Record) *Resume {
 		return nil // the session's first turn had not ended: nothing to resume
 	}
 	a, _ := Lookup(session.Agent)
-	return a.resume(recs, end)
+	res := a.resume(recs, end)
+	if res != nil {
+		res.Session = session.Session
+	}
+	return res
 }
 
 // shellWord quotes s for a POSIX shell unless it is plainly safe. Session

@@ -15,6 +15,7 @@ remote, else origin.`
 
 type fetchCmd struct {
 	Remote string `arg:"" optional:"" help:"The remote (a name or a URL); default: the branch's upstream remote, else origin."`
+	Prune  bool   `help:"Also remove here the checkpoints of REMOTE's stores that REMOTE no longer holds (pruned there with push --prune)."`
 }
 
 // Help is the long help of git checkpoint fetch.
@@ -42,9 +43,17 @@ func (c *fetchCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	stores, err := remote.Fetch(ctx, s.git, own, name)
+	stores, err := remote.Fetch(ctx, s.git, own, name, c.Prune)
 	if err != nil {
 		return err
+	}
+	// What a fetch brings is kept as prune would keep it: the newest
+	// checkpoint.keepRemote of each store (0 asks prune to drop them all,
+	// and a fetch then keeps what it brought).
+	if s.cfg.KeepRemote > 0 {
+		if _, err := remote.Trim(ctx, s.git, stores, s.cfg.KeepRemote, false); err != nil {
+			return err
+		}
 	}
 	doc := []fetchedStore{}
 	for _, f := range stores {

@@ -46,17 +46,17 @@ func (c *listCmd) listRemote(ctx context.Context, s *session) error {
 				break
 			}
 			label := fault.Quote(r.Label)
+			q := f.Qualify(r)
 			if t, ok := starts[r.ID]; ok {
-				label = withPrompt(label, r, t)
+				t.ID = f.Short() + ":" + t.ID
+				label = withPrompt(label, q, t)
 			}
-			q := *r
-			q.ID = f.Short() + ":" + r.ID
-			doc.Checkpoints = append(doc.Checkpoints, &q)
+			doc.Checkpoints = append(doc.Checkpoints, q)
 			sess := r.Session
 			if len(sess) > 8 {
 				sess = sess[:8]
 			}
-			rows = append(rows, []string{q.ID, f.Info.Host, age(now, r.At), r.Reason, r.Turn, sess, label})
+			rows = append(rows, []string{q.ID, f.Info.Host, age(now, r.At), r.Reason, q.Turn, sess, label})
 		}
 		docs = append(docs, doc)
 	}

@@ -13,6 +13,7 @@ type logCmd struct {
 	Count   int    `short:"n" default:"20" placeholder:"N" help:"Show at most the newest N turns."`
 	Session string `placeholder:"S" complete:"session" help:"Only the turns of agent session S (an id or a unique prefix)."`
 	Stat    bool   `help:"List the files each turn changed."`
+	Remote  bool   `help:"Show the turns of the stores fetched from remotes (git checkpoint fetch) instead, each store's under its id."`
 }
 
 func (c *logCmd) Help() string {
@@ -32,21 +33,16 @@ func (c *logCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	if c.Remote {
+		return c.logRemote(ctx, s)
+	}
 	j, _, err := s.journal(ctx)
 	if err != nil {
 		return err
 	}
-	opts := turns.LogOptions{Turns: c.Count}
-	if c.Session != "" {
-		if opts.Session, err = turns.MatchSession(j, c.Session); err != nil {
-			return err
-		}
-	}
-	var entries []turns.Entry
-	if c.Session == "" || opts.Session != "" {
-		if entries, err = turns.Log(ctx, s.git, j, opts); err != nil {
-			return err
-		}
+	entries, err := c.entries(ctx, s, j)
+	if err != nil {
+		return err
 	}
 	if s.out.json {
 		return s.out.JSON(turns.Document(entries))
@@ -61,6 +57,18 @@ func (c *logCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	s.printLog(entries, c.Stat)
 	return nil
+}
+
+// entries are the log of journal j as the flags ask for it.
+func (c *logCmd) entries(ctx context.Context, s *session, j *store.Journal) ([]turns.Entry, error) {
+	opts := turns.LogOptions{Turns: c.Count}
+	if c.Session != "" {
+		var err error
+		if opts.Session, err = turns.MatchSession(j, c.Session); err != nil || opts.Session == "" {
+			return nil, err
+		}
+	}
+	return turns.Log(ctx, s.git, j, opts)
 }
 
 // printLog prints the entries as a table, each turn's files under it with

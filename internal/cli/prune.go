@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/remote"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -30,6 +32,14 @@ type pruneDoc struct {
 	Pruned    []string `json:"pruned"`
 	Forgotten []string `json:"forgotten"`
 	Kept      int      `json:"kept"`
+	// Fetched are the fetched stores retention trimmed.
+	Fetched []trimmedDoc `json:"fetched"`
+}
+
+type trimmedDoc struct {
+	Store  string   `json:"store"`
+	Pruned []string `json:"pruned"`
+	Gone   bool     `json:"gone"`
 }
 
 func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
@@ -50,13 +60,24 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	doc := pruneDoc{DryRun: c.DryRun, Pruned: ids(res.Pruned), Forgotten: ids(res.Forgotten), Kept: res.Kept}
+	trimmed, err := s.trimFetched(ctx, c.DryRun)
+	if err != nil {
+		return err
+	}
+	doc := pruneDoc{DryRun: c.DryRun, Pruned: ids(res.Pruned), Forgotten: ids(res.Forgotten), Kept: res.Kept, Fetched: []trimmedDoc{}}
+	for _, t := range trimmed {
+		doc.Fetched = append(doc.Fetched, trimmedDoc{Store: t.Store.Info.ID, Pruned: ids(numbered(t.Pruned)), Gone: t.Gone})
+	}
 	if s.out.json {
 		return s.out.JSON(doc)
 	}
-	verb, forgot := "pruned", "forgot"
+	for _, t := range trimmed {
+		n := len(t.Pruned)
+		s.out.Printf("%s %d %s of fetched store %s: %s\n", verbOf(c.DryRun), n, fault.Plural(n, "checkpoint", "checkpoints"), t.Store.Short(), runs(numbered(t.Pruned)))
+	}
+	verb, forgot := verbOf(c.DryRun), "forgot"
 	if c.DryRun {
-		verb, forgot = "would prune", "would forget"
+		forgot = "would forget"
 	}
 	if len(doc.Pruned) > 0 {
 		s.out.Printf("%s %d %s: %s\n", verb, len(doc.Pruned), fault.Plural(len(doc.Pruned), "checkpoint", "checkpoints"), runs(res.Pruned))
@@ -64,15 +85,49 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if len(doc.Forgotten) > 0 {
 		s.out.Printf("%s %s: %s\n", forgot, fault.Plural(len(doc.Forgotten), "a checkpoint whose ref was already deleted", "checkpoints whose refs were already deleted"), runs(res.Forgotten))
 	}
-	if len(doc.Pruned)+len(doc.Forgotten) == 0 {
+	if len(doc.Pruned)+len(doc.Forgotten)+len(trimmed) == 0 {
 		s.out.Printf("nothing to prune\n")
 	}
 	s.out.Printf("%d %s kept (checkpoint.keep %d, keepFor %s, keepSafety %s)\n", doc.Kept,
 		fault.Plural(doc.Kept, "checkpoint", "checkpoints"), s.cfg.Keep, days(s.cfg.KeepFor), days(s.cfg.KeepSafety))
-	if len(doc.Pruned) > 0 && !c.DryRun {
+	if len(trimmed) > 0 {
+		s.out.Printf("fetched stores keep their newest %d (checkpoint.keepRemote)\n", s.cfg.KeepRemote)
+	}
+	if len(doc.Pruned)+len(trimmed) > 0 && !c.DryRun {
 		s.out.Printf("their objects are left to git gc (this command never runs it)\n")
 	}
 	return nil
+}
+
+// trimFetched applies checkpoint.keepRemote to the stores fetched here.
+func (s *session) trimFetched(ctx context.Context, dry bool) ([]remote.Trimmed, error) {
+	own, err := s.store.ID()
+	if err != nil {
+		return nil, err
+	}
+	stores, err := remote.Stores(ctx, s.git, own)
+	if err != nil {
+		return nil, err
+	}
+	return remote.Trim(ctx, s.git, stores, s.cfg.KeepRemote, dry)
+}
+
+// verbOf is what prune says it does to a checkpoint.
+func verbOf(dry bool) string {
+	if dry {
+		return "would prune"
+	}
+	return "pruned"
+}
+
+// numbered is the records of checkpoint numbers, for the lists that print
+// ids.
+func numbered(ns []int) []*store.Record {
+	out := make([]*store.Record, 0, len(ns))
+	for _, n := range ns {
+		out = append(out, &store.Record{ID: "k" + strconv.Itoa(n), N: n})
+	}
+	return out
 }
 
 // retention is the configured rule set of DESIGN 5.4.

@@ -12,7 +12,7 @@ import (
 // refs), or one of a fetched store's ("1c1aecbe:k3"), with the journal it
 // belongs to, so that turns are read from the store that recorded them.
 func (s *session) resolve(ctx context.Context, j *store.Journal, refs map[int]string, id string) (*store.Record, *store.Journal, error) {
-	if _, _, ok := remote.Qualified(id); !ok {
+	if _, _, ok := turns.InStore(id); !ok {
 		r, err := turns.Resolve(j, refs, id)
 		return r, j, err
 	}

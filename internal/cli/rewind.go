@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/remote"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/rewind"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 const rewindHelp = `Restore the working tree (or only PATHs) to a checkpoint, exactly: contents,
@@ -165,7 +167,17 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 // rewinder is the rewind transaction of this session's tree.
 func (s *session) rewinder() *rewind.Rewinder {
 	return &rewind.Rewinder{Git: s.git, Repo: s.repo, Store: s.store, Capture: s.cap, Fail: s.fail,
-		Journal: s.journal, Progress: s.progress}
+		Journal: s.journal, Progress: s.progress, Fetched: s.fetched}
+}
+
+// fetched resolves the id of a fetched store's checkpoint ("1c1aecbe:k3").
+func (s *session) fetched(ctx context.Context, id string) (*store.Record, error) {
+	own, err := s.store.ID()
+	if err != nil {
+		return nil, err
+	}
+	r, _, err := remote.Resolve(ctx, s.git, own, id)
+	return r, err
 }
 
 // interactive reports whether a person can answer a prompt.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/remote"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/rewind"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
 // fork runs `git rewind --worktree` under the lock and prints what it did.
@@ -24,7 +27,38 @@ func (c *rewindCLI) fork(ctx context.Context, s *session, rw *rewind.Rewinder) e
 	if err != nil {
 		return err
 	}
+	if _, _, ok := turns.InStore(res.Checkpoint); ok && !c.DryRun {
+		if err := s.continueThere(ctx, res); err != nil {
+			return err
+		}
+	}
 	return s.printFork(res, !c.DryRun)
+}
+
+// continueThere places the conversation of a fetched checkpoint, when its
+// store carried it, where the agent looks for it in the new worktree.
+// The worktree is made by then, so nothing here fails the fork: a
+// conversation that cannot be placed is said instead.
+func (s *session) continueThere(ctx context.Context, res *rewind.Fork) error {
+	own, err := s.store.ID()
+	if err != nil {
+		return err
+	}
+	dir, err := filepath.EvalSymlinks(res.Worktree)
+	if err != nil {
+		dir = res.Worktree
+	}
+	env := agents.Env{Home: s.sys.Getenv("HOME"), Getenv: s.sys.Getenv}
+	got, err := remote.Continue(ctx, s.git, own, res.Checkpoint, env, dir)
+	if err != nil {
+		res.NoResume = fault.As(err).Message
+		return nil
+	}
+	res.Resume, res.Transcript = got.Resume, got.Transcript
+	if got.Missing {
+		res.NoResume = got.Why
+	}
+	return nil
 }
 
 func (s *session) printFork(res *rewind.Fork, done bool) error {
@@ -50,6 +84,12 @@ func (s *session) printFork(res *rewind.Fork, done bool) error {
 	}
 	if done {
 		s.out.Printf("this tree is unchanged; go there with: cd %s\n", fault.ShellQuote(res.Worktree))
+	}
+	switch {
+	case res.Resume != nil:
+		s.out.Printf("its %s conversation is at %s; continue it there with: %s\n", res.Resume.Agent, fault.Quote(res.Transcript), res.Resume.Command)
+	case res.NoResume != "":
+		s.out.Printf("its conversation cannot be resumed here: %s\n", res.NoResume)
 	}
 	return nil
 }

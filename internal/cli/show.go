@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/remote"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
@@ -32,7 +31,7 @@ func (c *showCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	// A fetched checkpoint's turn is looked up by its id in its own store.
 	inner, tid := r, c.ID
-	if _, rest, ok := remote.Qualified(c.ID); ok {
+	if _, rest, ok := turns.InStore(c.ID); ok {
 		local := *r
 		local.ID = "k" + strconv.Itoa(r.N)
 		inner, tid = &local, rest
@@ -44,6 +43,10 @@ func (c *showCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	// Who applied the rewind it belongs to, from the journal of its own
 	// store, by its id there.
 	by := j.RewindsBy()[inner.ID]
+	if pfx, _, ok := strings.Cut(r.ID, ":"); ok && turn != nil {
+		q := turn.InStore(pfx)
+		turn = &q
+	}
 	if s.out.json {
 		return s.out.JSON(struct {
 			*store.Record

@@ -19,6 +19,7 @@ type Config struct {
 	MaxFileBytes  int64         // larger new or changed files are skipped
 	MaxTotalBytes int64         // a capture adding more new content fails
 	Keep          int           // newest checkpoints kept per worktree
+	KeepRemote    int           // newest checkpoints kept per fetched store
 	KeepFor       time.Duration // checkpoints younger than this are kept
 	KeepSafety    time.Duration // pre_rewind checkpoints are kept this long
 	LockTimeout   time.Duration
@@ -57,6 +58,7 @@ func Default() Config {
 		MaxFileBytes:  50 << 20,
 		MaxTotalBytes: 512 << 20,
 		Keep:          200,
+		KeepRemote:    200,
 		KeepFor:       14 * 24 * time.Hour,
 		KeepSafety:    30 * 24 * time.Hour,
 		LockTimeout:   10 * time.Second,
@@ -115,6 +117,10 @@ func (c *Config) set(key, val string) error {
 		c.MaxTotalBytes, err = ParseBytes(val)
 	case "keep":
 		if c.Keep, err = strconv.Atoi(val); err == nil && c.Keep < 0 {
+			err = fmt.Errorf("want a count of 0 or more")
+		}
+	case "keepremote":
+		if c.KeepRemote, err = strconv.Atoi(val); err == nil && c.KeepRemote < 0 {
 			err = fmt.Errorf("want a count of 0 or more")
 		}
 	case "keepfor":

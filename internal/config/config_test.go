@@ -62,7 +62,7 @@ func TestParseDuration(t *testing.T) {
 func TestSet(t *testing.T) {
 	c := Default()
 	for key, val := range map[string]string{
-		"maxfilebytes": "1m", "maxtotalbytes": "2g", "keep": "7", "keepfor": "3d",
+		"maxfilebytes": "1m", "maxtotalbytes": "2g", "keep": "7", "keepremote": "3", "keepfor": "3d",
 		"keepsafety": "1h", "locktimeout": "2s", "hooktimeout": "5s", "fsmonitor": "yes", "enabled": "off", "recordprompts": "false",
 		"mcprewind":  "true",
 		"unknownkey": "ignored",
@@ -71,12 +71,12 @@ func TestSet(t *testing.T) {
 			t.Fatalf("set(%s, %s): %v", key, val, err)
 		}
 	}
-	want := Config{MaxFileBytes: 1 << 20, MaxTotalBytes: 2 << 30, Keep: 7, KeepFor: 72 * time.Hour,
+	want := Config{MaxFileBytes: 1 << 20, MaxTotalBytes: 2 << 30, Keep: 7, KeepRemote: 3, KeepFor: 72 * time.Hour,
 		KeepSafety: time.Hour, LockTimeout: 2 * time.Second, HookTimeout: 5 * time.Second, Fsmonitor: true, MCPRewind: true}
 	if c != want {
 		t.Errorf("after set: %+v, want %+v", c, want)
 	}
-	for key, val := range map[string]string{"keep": "many", "enabled": "maybe", "locktimeout": "forever", "maxfilebytes": "-1", "mcprewind": "sometimes"} {
+	for key, val := range map[string]string{"keep": "many", "keepremote": "-1", "enabled": "maybe", "locktimeout": "forever", "maxfilebytes": "-1", "mcprewind": "sometimes"} {
 		if err := c.set(key, val); err == nil {
 			t.Errorf("set(%s, %q) accepted a bad value", key, val)
 		}

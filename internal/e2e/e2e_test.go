@@ -10,6 +10,7 @@ func TestAgents(t *testing.T) {
 	t.Run("claude-foreground-subagent", func(t *testing.T) { claudeForegroundStory(t, tools) })
 	t.Run("claude-failing-hooks", func(t *testing.T) { claudeFailingStory(t, tools) })
 	t.Run("claude-turns", func(t *testing.T) { claudeTurnsStory(t, tools) })
+	t.Run("claude-remote", func(t *testing.T) { claudeRemoteStory(t, tools) })
 	t.Run("claude-mcp", func(t *testing.T) { mcpStory(t, tools, claudeMCPClient) })
 	t.Run("codex", func(t *testing.T) { codexStory(t, tools) })
 	t.Run("codex-mcp", func(t *testing.T) { mcpStory(t, tools, codexMCPClient) })

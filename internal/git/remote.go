@@ -78,8 +78,22 @@ func (r *Runner) Push(ctx context.Context, req PushRequest) error {
 // the refspecs name changes here. A refspec without a destination only
 // brings the objects.
 func (r *Runner) Fetch(ctx context.Context, remote string, refspecs ...string) error {
-	args := append([]string{"fetch", "--quiet", "--no-write-fetch-head", "--no-tags",
-		"--recurse-submodules=no", "--", remote}, refspecs...)
+	return r.fetch(ctx, remote, false, refspecs)
+}
+
+// FetchPrune is Fetch that also deletes the local refs matching a
+// refspec's destination whose source the remote no longer has (--prune),
+// and only those: the refspecs bound what it may delete.
+func (r *Runner) FetchPrune(ctx context.Context, remote string, refspecs ...string) error {
+	return r.fetch(ctx, remote, true, refspecs)
+}
+
+func (r *Runner) fetch(ctx context.Context, remote string, prune bool, refspecs []string) error {
+	args := []string{"fetch", "--quiet", "--no-write-fetch-head", "--no-tags", "--recurse-submodules=no"}
+	if prune {
+		args = append(args, "--prune")
+	}
+	args = append(append(args, "--", remote), refspecs...)
 	_, err := r.Run(ctx, Cmd{Args: args})
 	return err
 }

@@ -18,6 +18,11 @@ type Fetched struct {
 	Info    Info
 	Refs    map[int]string
 	Records *Records
+	// RecordsOID is the commit of its records ref ("" when it has none).
+	RecordsOID string
+	// ConversationsOID is the commit of its carried transcripts ("" when
+	// it was pushed without --with-conversation).
+	ConversationsOID string
 }
 
 // Journal is the store's records as a journal, so that what reads this
@@ -33,12 +38,50 @@ func (f *Fetched) Short() string { return f.Info.ID[:8] }
 // replaced at each of its pushes. This store's own refs there are left out
 // by a negative refspec, so a fetch never writes under its id. It returns
 // the stores as they are here afterwards.
-func Fetch(ctx context.Context, g *git.Runner, own, remote string) ([]*Fetched, error) {
+//
+// With prune, the refs here of the stores the remote holds that it no
+// longer has (their checkpoints pruned there by `push --prune`) are
+// removed too. Only those stores: fetched stores do not remember where
+// they came from, so one that this remote does not hold may have come
+// from another, and stays.
+func Fetch(ctx context.Context, g *git.Runner, own, remote string, prune bool) ([]*Fetched, error) {
 	specs := []string{"+" + store.StoresPrefix + "*:" + store.StoresPrefix + "*", "^" + store.StorePrefix(own) + "*"}
 	if err := g.Fetch(ctx, remote, specs...); err != nil {
 		return nil, reachFailed(err, remote)
 	}
+	if prune {
+		if err := pruneFetched(ctx, g, own, remote); err != nil {
+			return nil, err
+		}
+	}
 	return Stores(ctx, g, own)
+}
+
+// pruneFetched runs a `git fetch --prune` of each store the remote holds,
+// one refspec per store, so that git prunes only under those stores and
+// from the very refs it fetched (a push there in between cannot make it
+// delete a ref the remote has).
+func pruneFetched(ctx context.Context, g *git.Runner, own, remote string) error {
+	listed, err := g.LsRemote(ctx, remote, store.StoresPrefix)
+	if err != nil {
+		return reachFailed(err, remote)
+	}
+	seen := map[string]bool{}
+	var specs []string
+	for _, ref := range listed {
+		id, _, _ := strings.Cut(strings.TrimPrefix(ref.Name, store.StoresPrefix), "/")
+		if store.ValidID(id) && id != own && !seen[id] {
+			seen[id] = true
+			specs = append(specs, "+"+store.StorePrefix(id)+"*:"+store.StorePrefix(id)+"*")
+		}
+	}
+	if len(specs) == 0 {
+		return nil
+	}
+	if err := g.FetchPrune(ctx, remote, specs...); err != nil {
+		return reachFailed(err, remote)
+	}
+	return nil
 }
 
 // Stores lists the stores fetched here (all but own), by id.
@@ -59,15 +102,19 @@ func Stores(ctx context.Context, g *git.Runner, own string) ([]*Fetched, error) 
 			f = &Fetched{Info: Info{ID: id}, Refs: map[int]string{}, Records: &Records{}}
 			byID[id] = f
 		}
-		if rest == "records" {
+		switch n := checkpointN(ref.Name, store.StorePrefix(id)); {
+		case rest == "records":
 			records[id] = ref.OID
-		} else if n := checkpointN(ref.Name, store.StorePrefix(id)); n > 0 {
+		case rest == "conversations":
+			f.ConversationsOID = ref.OID
+		case n > 0:
 			f.Refs[n] = ref.OID
 		}
 	}
 	var out []*Fetched
 	for _, id := range slices.Sorted(maps.Keys(byID)) {
 		f := byID[id]
+		f.RecordsOID = records[id]
 		if oid := records[id]; oid != "" {
 			r, ok, err := readRecords(ctx, g, oid)
 			if err != nil {
@@ -82,6 +129,19 @@ func Stores(ctx context.Context, g *git.Runner, own string) ([]*Fetched, error) 
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// Qualify is a copy of r, a record of this store, with its ids (its own
+// and its turn's) qualified with the store ("1c1aecbe:k3", "1c1aecbe:t2"):
+// what is printed of a fetched checkpoint names it, never one of this
+// tree's.
+func (f *Fetched) Qualify(r *store.Record) *store.Record {
+	q := *r
+	q.ID = f.Short() + ":" + r.ID
+	if r.Turn != "" {
+		q.Turn = f.Short() + ":" + r.Turn
+	}
+	return &q
 }
 
 // Find returns the store whose id starts with prefix, and an error when
@@ -104,25 +164,20 @@ func Find(stores []*Fetched, prefix string) (*Fetched, error) {
 		WithHint("give more digits of the store id")
 }
 
-// Qualified reports whether id names a fetched store's checkpoint:
-// "<store-id prefix>:<id in that store>" ("1c1aecbe:k3", "1c1aecbe:t2").
-func Qualified(id string) (prefix, rest string, ok bool) {
-	prefix, rest, ok = strings.Cut(id, ":")
-	if !ok || len(prefix) < 4 || rest == "" {
-		return "", "", false
+// Resolve finds the fetched checkpoint id names ("1c1aecbe:k3"), with
+// the journal of its store; its record's ids are then qualified (Qualify).
+func Resolve(ctx context.Context, g *git.Runner, own, id string) (*store.Record, *store.Journal, error) {
+	f, r, err := find(ctx, g, own, id)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, c := range prefix {
-		if !strings.ContainsRune("0123456789abcdef", c) {
-			return "", "", false
-		}
-	}
-	return prefix, rest, true
+	return f.Qualify(r), f.Journal(), nil
 }
 
-// Resolve finds the fetched checkpoint id names ("1c1aecbe:k3"), with
-// the journal of its store; its record's ID is then the qualified one.
-func Resolve(ctx context.Context, g *git.Runner, own, id string) (*store.Record, *store.Journal, error) {
-	prefix, rest, ok := Qualified(id)
+// find is the store of fetched checkpoint id and that checkpoint's record
+// as the store has it (its own ids).
+func find(ctx context.Context, g *git.Runner, own, id string) (*Fetched, *store.Record, error) {
+	prefix, rest, ok := turns.InStore(id)
 	if !ok {
 		return nil, nil, fault.New(fault.InvalidCheckpointID, "%s names no fetched store's checkpoint", fault.Quote(id))
 	}
@@ -134,12 +189,9 @@ func Resolve(ctx context.Context, g *git.Runner, own, id string) (*store.Record,
 	if err != nil {
 		return nil, nil, err
 	}
-	j := f.Journal()
-	r, err := turns.Resolve(j, f.Refs, rest)
+	r, err := turns.Resolve(f.Journal(), f.Refs, rest)
 	if err != nil {
 		return nil, nil, err
 	}
-	q := *r
-	q.ID = f.Short() + ":" + r.ID
-	return &q, j, nil
+	return f, r, nil
 }

@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -24,37 +25,59 @@ type PushResult struct {
 	Store  string
 	// Published are the checkpoints whose refs the push created.
 	Published []*store.Record
+	// Pruned are the numbers of the checkpoints whose refs the push
+	// removed there (--prune): pruned here, still there.
+	Pruned []int
 	// Records counts the checkpoints the published records describe;
 	// RecordsChanged says whether they were (or would be) sent.
 	Records        int
 	RecordsChanged bool
-	DryRun         bool
+	// Conversations counts the transcripts a push --with-conversation
+	// carries; ConversationsChanged says whether they were (or would be)
+	// sent.
+	Conversations        int
+	ConversationsChanged bool
+	DryRun               bool
 }
 
 // UpToDate says the remote had everything already.
-func (r *PushResult) UpToDate() bool { return len(r.Published) == 0 && !r.RecordsChanged }
+func (r *PushResult) UpToDate() bool {
+	return len(r.Published) == 0 && len(r.Pruned) == 0 && !r.RecordsChanged && !r.ConversationsChanged
+}
 
 // attempts is how many times a push is tried when another push of the same
 // store moved its records first: each try starts from what the remote has
 // then.
 const attempts = 3
 
+// PushOptions are a push's flags.
+type PushOptions struct {
+	DryRun bool // list what would be sent; send nothing
+	// Prune removes there the refs of this store's checkpoints that are
+	// no longer kept here, and their records.
+	Prune bool
+	// Conversation also carries the transcripts of the agent sessions
+	// the published checkpoints belong to (those an agent resumes from a
+	// file: Claude Code's), so that the conversation can go on elsewhere.
+	Conversation bool
+}
+
 // Push publishes the kept checkpoints of j (those whose ref names the
 // commit their record names) and their records to remote. What the remote
 // has already, at the same commit, is not sent again; checkpoints pruned
-// here stay there, with their records, until a push with --prune.
-func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string, remote string, dry bool) (*PushResult, error) {
+// here stay there, with their records, until a push with Prune.
+func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string, remote string, opts PushOptions) (*PushResult, error) {
 	id, err := p.Store.EnsureID()
 	if err != nil {
 		return nil, err
 	}
 	for try := 1; ; try++ {
-		res, updates, err := p.plan(ctx, j, refs, remote, id)
+		res, updates, err := p.plan(ctx, j, refs, remote, id, opts)
 		if err != nil {
 			return nil, err
 		}
-		res.DryRun = dry
-		if dry || len(updates) == 0 {
+		res.DryRun = opts.DryRun
+		if opts.DryRun || len(updates) == 0 {
 			return res, nil
 		}
 		err = p.Git.Push(ctx, git.PushRequest{Remote: remote, Updates: updates})
@@ -69,17 +92,21 @@ func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string
 
 // plan compares this store with what the remote has of it and returns
 // the updates that bring the remote up to date, each one a
-// compare-and-swap against what ls-remote saw.
-func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string, remote, id string) (*PushResult, []git.PushUpdate, error) {
+// compare-and-swap against what ls-remote saw. With prune, the refs there
+// of checkpoints no longer kept here are deleted, each only while it is
+// still at the commit seen.
+func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string, remote, id string, opts PushOptions) (*PushResult, []git.PushUpdate, error) {
 	prefix := store.StorePrefix(id)
 	listed, err := p.Git.LsRemote(ctx, remote, prefix)
 	if err != nil {
 		return nil, nil, reachFailed(err, remote)
 	}
 	there := map[int]string{}
-	oldRecords := ""
+	oldRecords, oldConversations := "", ""
 	for _, ref := range listed {
-		if ref.Name == RecordsRef(id) {
+		if ref.Name == ConversationsRef(id) {
+			oldConversations = ref.OID
+		} else if ref.Name == RecordsRef(id) {
 			oldRecords = ref.OID
 		} else if n := checkpointN(ref.Name, prefix); n > 0 {
 			there[n] = ref.OID
@@ -111,6 +138,16 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 		}
 	}
 
+	if opts.Prune {
+		for _, n := range slices.Sorted(maps.Keys(there)) {
+			if !kept[n] {
+				res.Pruned = append(res.Pruned, n)
+				updates = append(updates, git.PushUpdate{Ref: CheckpointRef(id, n), Old: there[n]})
+				delete(there, n)
+			}
+		}
+	}
+
 	// The records: what the remote had of checkpoints still there but no
 	// longer kept here, then this store's events of the kept ones.
 	recs := &Records{Info: Info{Format: Format, ID: id, Host: p.Host, Worktree: p.Store.Worktree}}
@@ -126,10 +163,32 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 	}
 	res.Records = len(recs.Numbers())
 	res.RecordsChanged = oldRecords == "" || !same(old, recs)
+	if opts.Conversation {
+		commit, n, err := writeConversations(ctx, p.Git, j, kept, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		res.Conversations = n
+		if commit != "" && commit != oldConversations {
+			res.ConversationsChanged = true
+			updates = append(updates, git.PushUpdate{Ref: ConversationsRef(id), New: commit, Old: oldConversations})
+		}
+	}
 	if !res.RecordsChanged && len(updates) == 0 {
 		return res, nil, nil
 	}
-	commit, err := recs.write(ctx, p.Git)
+	// The records' parents are the kept checkpoints they name, which
+	// git then counts as the edges of what it sends: a new checkpoint's
+	// objects are compared with those of the checkpoints the remote has,
+	// not only with HEAD's, so the files an earlier push sent are not sent
+	// again.
+	var parents []string
+	for _, r := range j.Checkpoints() {
+		if kept[r.N] {
+			parents = append(parents, r.Commit)
+		}
+	}
+	commit, err := recs.write(ctx, p.Git, parents)
 	if err != nil {
 		return nil, nil, err
 	}

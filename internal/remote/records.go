@@ -90,10 +90,11 @@ func (r *Records) encode() (info, records []byte, err error) {
 	return append(info, '\n'), b.Bytes(), nil
 }
 
-// write stores the records as a commit, with no parent: each push
-// replaces the whole, so the remote keeps no history of old records, and
-// the compare-and-swap of the push is what orders writers.
-func (r *Records) write(ctx context.Context, g *git.Runner) (string, error) {
+// write stores the records as a commit whose parents are the checkpoints
+// given, never an earlier records commit: each push replaces the whole,
+// so the remote keeps no history of old records, and the compare-and-swap
+// of the push is what orders writers.
+func (r *Records) write(ctx context.Context, g *git.Runner, parents []string) (string, error) {
 	info, recs, err := r.encode()
 	if err != nil {
 		return "", err
@@ -113,7 +114,7 @@ func (r *Records) write(ctx context.Context, g *git.Runner) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return g.CommitTree(ctx, git.CommitRequest{Tree: tree, Message: "checkpoint records of store " + r.Info.ID + "\n", Env: git.Identity})
+	return g.CommitTree(ctx, git.CommitRequest{Tree: tree, Parents: parents, Message: "checkpoint records of store " + r.Info.ID + "\n", Env: git.Identity})
 }
 
 // readRecords reads the records commit oid, which must be here; ok is

@@ -6,9 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
-	"github.com/git-checkpoint/git-checkpoint/internal/turns"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // Fork is the JSON document of `git rewind --worktree`.
@@ -20,6 +21,13 @@ type Fork struct {
 	Head       string         `json:"head"`
 	Files      []restore.File `json:"files"`
 	Left       []restore.Left `json:"left"`
+	// Resume, for a fetched checkpoint whose conversation was carried
+	// with it, continues that conversation in the new worktree, from the
+	// transcript placed at Transcript; the caller fills them in.
+	Resume     *agents.Resume `json:"resume,omitempty"`
+	Transcript string         `json:"transcript,omitempty"`
+	// NoResume says why a conversation there cannot be resumed here.
+	NoResume string `json:"no_resume,omitempty"`
 }
 
 // Fork makes a new linked worktree at path (absolute) on a new branch
@@ -45,7 +53,7 @@ func (r *Rewinder) Fork(ctx context.Context, id, path string, dry bool) (*Fork, 
 			id = "@"
 		}
 	}
-	target, err := turns.Resolve(j, refs, id)
+	target, foreign, err := r.resolve(ctx, j, refs, id)
 	if err != nil {
 		return nil, err
 	}
@@ -53,8 +61,15 @@ func (r *Rewinder) Fork(ctx context.Context, id, path string, dry bool) (*Fork, 
 		return nil, fault.New(fault.UnsupportedUnbornHead, "%s was taken before the first commit: a worktree needs a commit to start from", target.ID).
 			WithHint("rewind this tree instead: 'git rewind " + target.ID + "'")
 	}
+	if foreign {
+		if err := r.haveHead(ctx, target); err != nil {
+			return nil, err
+		}
+	}
 	path = filepath.Clean(path)
-	branch, err := r.freeBranch(ctx, "rewind/"+target.ID)
+	// A ref name takes no colon: a fetched checkpoint's branch is
+	// rewind/1c1aecbe-k3.
+	branch, err := r.freeBranch(ctx, "rewind/"+strings.ReplaceAll(target.ID, ":", "-"))
 	if err != nil {
 		return nil, err
 	}
@@ -94,4 +109,17 @@ func (r *Rewinder) freeBranch(ctx context.Context, name string) (string, error) 
 		cand = name + "-" + strconv.Itoa(i)
 	}
 	return cand, nil
+}
+
+// haveHead refuses a fetched checkpoint whose HEAD commit is not here: a
+// push carries it, but a shallow repository, or a fetch that could not
+// bring every object, may lack it, and the worktree starts from it.
+func (r *Rewinder) haveHead(ctx context.Context, target *store.Record) error {
+	objs, err := r.Git.CatFile(ctx, []string{target.Head + "^{commit}"})
+	if err != nil || !objs[0].Missing {
+		return err
+	}
+	return fault.New(fault.NotFoundCommit, "%s was taken on HEAD %s, which this repository does not have", target.ID, fault.Short(target.Head)).
+		WithHint("bring it with 'git fetch REMOTE " + target.Head + "' (or 'git fetch --unshallow REMOTE' in a shallow clone), then run this again").
+		WithData(map[string]string{"id": target.ID, "head": target.Head})
 }

@@ -36,6 +36,10 @@ type Rewinder struct {
 	// Progress, when set, shows a slow step until the function it returns
 	// is called.
 	Progress func(what string) (stop func())
+	// Fetched resolves the id of a fetched store's checkpoint
+	// ("1c1aecbe:k3"), whose records are that store's, not this tree's;
+	// nil when there are none to resolve.
+	Fetched func(ctx context.Context, id string) (*store.Record, error)
 }
 
 // Request is what a rewind is asked to do.
@@ -77,6 +81,8 @@ type Prepared struct {
 
 	req  Request
 	refs map[int]string // the checkpoint refs the target was resolved in
+	// foreign says the target is a fetched store's checkpoint.
+	foreign bool
 	// classify says whose change each path is (DESIGN section 6.3).
 	classify restore.Classifier
 	// made, for an undo, are the paths the undone rewind created.
@@ -154,7 +160,7 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 			return nil, err
 		}
 	case req.ID != "":
-		if pr.Target, err = turns.Resolve(j, refs, req.ID); err != nil {
+		if pr.Target, pr.foreign, err = r.resolve(ctx, j, refs, req.ID); err != nil {
 			return nil, err
 		}
 	case req.Only != "" || req.Session != "":
@@ -213,6 +219,14 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 		}
 	}
 	classified := func() error { return nil }
+	if pr.foreign {
+		// No turn of this tree made a fetched checkpoint's files: every
+		// local change it would undo is a person's, kept unless
+		// --outside says otherwise.
+		if pr.classify, err = turns.ClassifyLocal(ctx, r.Git, r.Repo.Head, pr.Snap.Tree); err != nil {
+			return nil, err
+		}
+	}
 	if pr.classify == nil {
 		pr.classify, classified = r.classifyAside(ctx, j, pr.Target, pr.Snap.Tree)
 	}
@@ -234,6 +248,17 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 		}
 	}
 	return pr, nil
+}
+
+// resolve finds the checkpoint id names: this tree's own (in j and refs),
+// or, for "<store>:<id>", a fetched store's (foreign).
+func (r *Rewinder) resolve(ctx context.Context, j *store.Journal, refs map[int]string, id string) (target *store.Record, foreign bool, err error) {
+	if _, _, ok := turns.InStore(id); !ok || r.Fetched == nil {
+		target, err = turns.Resolve(j, refs, id)
+		return target, false, err
+	}
+	target, err = r.Fetched(ctx, id)
+	return target, true, err
 }
 
 // Replan makes the plan of pr with outside as the choice for the paths a

@@ -245,3 +245,31 @@ func changes(ctx context.Context, r *git.Runner, ws []window) ([][]string, error
 	}
 	return out, nil
 }
+
+// ClassifyLocal is the classifier of a rewind to a fetched store's
+// checkpoint: no turn of this tree made its files, so every path that
+// differs here from head (this tree's HEAD, "" when unborn) is a local
+// change, a person's (outside), and the others are as committed here,
+// nothing of this machine's to lose (unattributed).
+func ClassifyLocal(ctx context.Context, r *git.Runner, head, current string) (restore.Classifier, error) {
+	var err error
+	if head == "" {
+		if head, err = r.WriteEmptyTree(ctx); err != nil {
+			return nil, err
+		}
+	}
+	entries, err := r.DiffTree(ctx, head, current, git.DiffTreeOptions{Format: git.DiffNameOnly})
+	if err != nil {
+		return nil, err
+	}
+	local := map[string]bool{}
+	for _, e := range entries {
+		local[e.Path] = true
+	}
+	return func(p string) string {
+		if local[p] {
+			return ClassOutside
+		}
+		return ClassUnattributed
+	}, nil
+}
