@@ -56,10 +56,16 @@ func diskSession(o *options, n, calls int, env []string, stdout io.Writer, logf 
 	if err := fx.reset(); err != nil {
 		return false, err
 	}
-	// Loose objects left by earlier runs would leave with the gc below
-	// and be counted as a gain.
-	if _, err := fx.git(nil, "prune", "--expire=now"); err != nil {
-		return false, err
+	// What earlier runs left must go first: their loose objects would
+	// leave with the gc below and be counted as a gain, and the objects
+	// an earlier session's gc packed are the ones this session makes
+	// again (its edits and dates are the same), so they would not be
+	// written and the session would seem to cost nothing. A repack of
+	// what is reachable drops both.
+	for _, args := range [][]string{{"repack", "-a", "-d", "-q"}, {"prune", "--expire=now"}} {
+		if _, err := fx.git(nil, args...); err != nil {
+			return false, err
+		}
 	}
 	b := &bed{fx: fx, env: env, scratch: o.cache, tool: o.tool, tracked: shape.tracked()}
 	if err := b.sync(0); err != nil { // the session's first, full checkpoint

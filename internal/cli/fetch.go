@@ -33,11 +33,9 @@ func (c *fetchCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	name := c.Remote
-	if name == "" {
-		if name, err = remote.Default(ctx, s.git, s.repo.Branch); err != nil {
-			return err
-		}
+	name, err := s.remoteName(ctx, c.Remote)
+	if err != nil {
+		return err
 	}
 	own, err := s.store.EnsureID()
 	if err != nil {

@@ -43,11 +43,9 @@ func (c *pushCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	name := c.Remote
-	if name == "" {
-		if name, err = remote.Default(ctx, s.git, s.repo.Branch); err != nil {
-			return err
-		}
+	name, err := s.remoteName(ctx, c.Remote)
+	if err != nil {
+		return err
 	}
 	j, refs, err := s.journal(ctx)
 	if err != nil {
@@ -88,4 +86,13 @@ func (c *pushCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		s.out.Printf("%s the conversations of store %s on %s: %d %s\n", recVerb, res.Store, name, n, fault.Plural(n, "transcript", "transcripts"))
 	}
 	return nil
+}
+
+// remoteName is the remote a push or fetch talks to: the one named, else
+// the current branch's upstream remote, else origin (remote.Default).
+func (s *session) remoteName(ctx context.Context, named string) (string, error) {
+	if named != "" {
+		return named, nil
+	}
+	return remote.Default(ctx, s.git, s.repo.Branch)
 }
