@@ -67,11 +67,17 @@ func TestReproducible(t *testing.T) {
 		target = Targets[0]
 	}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	// The copy is no git checkout, so both builds leave out what go build
+	// stamps from version control: the commit's revision, time and
+	// whether the tree was modified, which are the same wherever that
+	// commit is built, and would differ here only between a checkout and
+	// a copy.
+	env := append(os.Environ(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -buildvcs=false"))
 	build := func(src string) (string, []byte) {
 		out := t.TempDir()
 		var log bytes.Buffer
 		names, err := Build(context.Background(), Options{Src: src, Out: out, Version: "v9.9.9", Time: at,
-			Targets: []Target{target}, Go: goCmd, Env: os.Environ(), Log: &log})
+			Targets: []Target{target}, Go: goCmd, Env: env, Log: &log})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log.String())
 		}
