@@ -50,7 +50,7 @@ lint:
 bench: build
 	$(GO) run ./internal/bench/cmd -bin bin $(BENCHFLAGS)
 
-# Chromium scale: a 500,000-file tree of each shape (about 3 GB of files
+# Chromium scale: a 500,000-file tree of each shape (5 to 6 GB of disk
 # each, built once and cached) and its targets; 5 rounds.
 bench-500k: build
 	$(GO) run ./internal/bench/cmd -bin bin -sizes 500000 -rounds 5 $(BENCHFLAGS)

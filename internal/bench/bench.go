@@ -87,7 +87,7 @@ func Main(args []string, environ []string, stdout, stderr io.Writer) int {
 const targetSize = 100000
 
 // largeSize is the chromium-scale tree, measured only when asked for
-// (-sizes 500000, make bench-500k): about 3 GB of files to build once.
+// (-sizes 500000, make bench-500k): 5 to 6 GB of disk a shape, built once.
 const largeSize = 500000
 
 func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
