@@ -50,11 +50,11 @@ type Result struct {
 	Notes []string `json:"notes"`
 }
 
-// hookCommand is the shell command an agent's hook entry runs. It does
+// HookCommand is the shell command an agent's hook entry runs. It does
 // nothing when git-checkpoint is not installed, and never fails: a missing
 // or broken binary must not stop the agent. It calls git-checkpoint
 // directly, which saves starting git for every hook.
-func hookCommand(agent string) string {
+func HookCommand(agent string) string {
 	return "command -v git-checkpoint >/dev/null 2>&1 && git-checkpoint hook " + agent + " || true"
 }
 
@@ -90,14 +90,14 @@ func (s settings) group() []byte {
 			Bash    string `json:"bash"`
 			Timeout int    `json:"timeoutSec"`
 		}
-		return compact(entry{"command", hookCommand(s.agent), s.timeout})
+		return compact(entry{"command", HookCommand(s.agent), s.timeout})
 	}
 	type hook struct {
 		Type    string `json:"type"`
 		Command string `json:"command"`
 		Timeout int    `json:"timeout"`
 	}
-	return compact(map[string][]hook{"hooks": {{"command", hookCommand(s.agent), s.timeout}}})
+	return compact(map[string][]hook{"hooks": {{"command", HookCommand(s.agent), s.timeout}}})
 }
 
 // snippet is the whole settings file for a fresh setup.

@@ -99,7 +99,7 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.rounds, "rounds", 9, "measured rounds per size (after one warm-up round)")
 	fs.StringVar(&o.cache, "cache", "", "where the synthetic repositories are kept (default: the user cache directory)")
 	fs.StringVar(&o.bin, "bin", "", "directory holding the git-checkpoint and git-rewind to measure (required)")
-	fs.StringVar(&o.tool, "tool", "auto", "per-tool capture through: hook (git checkpoint hook claude), changed (git checkpoint --changed), or auto")
+	fs.StringVar(&o.tool, "tool", "auto", "per-tool capture through: hook (Claude Code's hook command, as install writes it), changed (git checkpoint --changed), or auto")
 	only := fs.String("cases", "", "only these cases (keys, comma separated) beside git status, e.g. tool,parallel; targets of the others are not judged")
 	fs.IntVar(&o.disk, "disk", 0, "instead of the timed cases, take this many per-tool checkpoints of one-file edits (1000 is a long session) and report what .git grew by")
 	fs.BoolVar(&o.quick, "quick", false, "small trees and few rounds, to prove the benchmark runs; judges no timing")

@@ -40,7 +40,7 @@ func (b *bed) hooksAtOnce(sessions int) (sample, error) {
 			defer wg.Done()
 			<-start
 			if b.tool == "hook" {
-				samples[i], errs[i] = b.timed([]string{"CLAUDE_PROJECT_DIR=" + b.fx.dir}, payloads[i], "git", "checkpoint", "hook", "claude")
+				samples[i], errs[i] = b.hook(payloads[i])
 			} else {
 				samples[i], errs[i] = b.timed(nil, nil, "git", "checkpoint", "--changed", filepath.Join(b.fx.dir, p))
 			}

@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 )
 
 // A benchCase is one measured operation. setup and teardown are not
@@ -252,9 +254,15 @@ func (b *bed) fresh(int) (sample, error) {
 func (b *bed) toolCapture(int) (sample, error) {
 	file := filepath.Join(b.fx.dir, b.edited[0])
 	if b.tool == "hook" {
-		return b.timed([]string{"CLAUDE_PROJECT_DIR=" + b.fx.dir}, b.writePayload("bench-session", file, "update"), "git", "checkpoint", "hook", "claude")
+		return b.hook(b.writePayload("bench-session", file, "update"))
 	}
 	return b.timed(nil, nil, "git", "checkpoint", "--changed", file)
+}
+
+// hook runs Claude Code's hook as the agent does: the command install
+// writes into its settings, through the shell, with the event on stdin.
+func (b *bed) hook(event []byte) (sample, error) {
+	return b.timed([]string{"CLAUDE_PROJECT_DIR=" + b.fx.dir}, event, "/bin/sh", "-c", agents.HookCommand("claude"))
 }
 
 // rewind restores the 100 edited files to the checkpoint taken before the

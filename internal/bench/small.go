@@ -13,10 +13,9 @@ func (b *bed) smallCases() []benchCase {
 		return func(int) (sample, error) { return b.timed(nil, nil, "git", append([]string{"checkpoint"}, args...)...) }
 	}
 	return []benchCase{
-		{key: "noop", label: "a hook with nothing to do (PreToolUse): git and the binary start", setup: none, teardown: none,
+		{key: "noop", label: "a hook with nothing to do (PreToolUse): the shell and the binary start", setup: none, teardown: none,
 			run: func(int) (sample, error) {
-				return b.timed([]string{"CLAUDE_PROJECT_DIR=" + b.fx.dir}, []byte(`{"session_id":"bench-session","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"x"}}`),
-					"git", "checkpoint", "hook", "claude")
+				return b.hook([]byte(`{"session_id":"bench-session","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"x"}}`))
 			}},
 		{key: "list", label: "git checkpoint list", setup: none, teardown: none, run: cmd("list")},
 		{key: "log", label: "git checkpoint log", setup: none, teardown: none, run: cmd("log")},
