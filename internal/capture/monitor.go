@@ -28,8 +28,7 @@ import (
 
 // monitorState is what the last monitored scan saw (indexState.Monitor).
 type monitorState struct {
-	// Token is the monitor's token at the start of that scan, or of the
-	// last question answered "nothing changed" since.
+	// Token is the monitor's token at the start of that scan.
 	Token string `json:"token"`
 	// Tree is the snapshot that scan made: the tree as of Token.
 	Tree string `json:"tree"`
@@ -70,16 +69,11 @@ func (c *Capturer) unchanged(ctx context.Context, st *indexState, j *store.Journ
 	if prev == "" || m.Tree != prev || m.Rules != c.monitorRules() {
 		return nil, false
 	}
-	next, ok := c.Git.Unchanged(ctx, m.Token)
-	if !ok {
+	if !c.Git.Unchanged(ctx, m.Token) {
 		return nil, false
 	}
 	raw, err := c.rawTree(ctx, st)
 	if err != nil {
-		return nil, false
-	}
-	m.Token = next
-	if err := c.saveState(st); err != nil {
 		return nil, false
 	}
 	snap := &Snapshot{Tree: prev, Skipped: m.Skipped, Raw: raw}

@@ -32,18 +32,13 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	session, err := turns.MatchSession(j, c.Session)
+	n := c.Count
+	if c.All {
+		n = 0
+	}
+	doc, err := turns.List(j, refs, c.Session, n)
 	if err != nil {
 		return err
-	}
-	// A session that matched nothing lists nothing.
-	doc := turns.ListDocument{Checkpoints: []*store.Record{}}
-	if c.Session == "" || session != "" {
-		n := c.Count
-		if c.All {
-			n = 0
-		}
-		doc = turns.List(j, refs, session, n)
 	}
 	if s.out.json {
 		return s.out.JSON(doc)

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/remote"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/rewind"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
@@ -172,11 +171,7 @@ func (s *session) rewinder() *rewind.Rewinder {
 
 // fetched resolves the id of a fetched store's checkpoint ("1c1aecbe:k3").
 func (s *session) fetched(ctx context.Context, id string) (*store.Record, error) {
-	own, err := s.store.ID()
-	if err != nil {
-		return nil, err
-	}
-	r, _, err := remote.Resolve(ctx, s.git, own, id)
+	r, _, err := s.resolve(ctx, nil, nil, id)
 	return r, err
 }
 

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 )
 
 // Fsmonitor is how a capture lets a file system monitor spare it the scan
@@ -59,7 +61,7 @@ func NewFsmonitor(self, hook string) *Fsmonitor {
 	case "true", "false", "yes", "no", "on", "off", "1", "0":
 		return nil
 	}
-	return &Fsmonitor{Self: shellQuote(self) + " " + FsmonitorQueryWord, Hook: hook}
+	return &Fsmonitor{Self: fault.ShellQuote(self) + " " + FsmonitorQueryWord, Hook: hook}
 }
 
 // config is what every git call gets with a monitor: the query as the
@@ -129,14 +131,15 @@ func runHook(ctx context.Context, hook, token, dir string, env []string, stderr 
 
 // Unchanged asks the user's hook, as git would ask it, what changed in the
 // working tree since token, a token a scan's query saved (TokenEnv). It
-// reports true only when the answer names no path (but .git) and comes from the same
-// watch as token (see FsmonitorQuery: another instance's answer lists what
-// exists, not what changed), and returns the hook's new token, from which
-// the next question can be asked. Any failure is "changed": the caller
-// then scans.
-func (r *Runner) Unchanged(ctx context.Context, token string) (next string, unchanged bool) {
+// reports true only when the answer names no path (but .git) and comes
+// from the same watch as token (see FsmonitorQuery: another instance's
+// answer lists what exists, not what changed). The token is not moved on:
+// as long as the answer is "nothing", it names the same tree, and the
+// first change makes the caller scan, which saves a new one. Any failure
+// is "changed": the caller then scans.
+func (r *Runner) Unchanged(ctx context.Context, token string) bool {
 	if r.Fsmonitor == nil || token == "" {
-		return "", false
+		return false
 	}
 	start := time.Now()
 	out, err := runHook(ctx, r.Fsmonitor.Hook, token, r.Dir, without(r.Env, []string{fsmonitorHookVar, fsmonitorTokenVar}), io.Discard)
@@ -144,21 +147,21 @@ func (r *Runner) Unchanged(ctx context.Context, token string) (next string, unch
 		fmt.Fprintf(r.Trace, "trace: %.1f ms fsmonitor hook since the last scan\n", float64(time.Since(start))/float64(time.Millisecond))
 	}
 	if err != nil {
-		return "", false
+		return false
 	}
 	cur, rest, ok := bytes.Cut(out, []byte{0})
 	if !ok || len(cur) == 0 || !sameWatch(token, string(cur)) {
-		return "", false
+		return false
 	}
 	for _, p := range bytes.Split(rest, []byte{0}) {
 		// The sample hook leaves out what is inside .git but not .git
 		// itself, whose entries change with every rewrite of the real
 		// index or the configuration (which the capture checks itself).
 		if len(p) > 0 && string(p) != ".git" && !bytes.HasPrefix(p, []byte(".git/")) {
-			return string(cur), false
+			return false
 		}
 	}
-	return string(cur), true
+	return true
 }
 
 // sameWatch reports whether two watchman clocks come from the same
@@ -174,9 +177,4 @@ func sameWatch(old, cur string) bool {
 		}
 	}
 	return true
-}
-
-// shellQuote quotes s as one word for /bin/sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

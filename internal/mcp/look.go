@@ -51,14 +51,7 @@ func (s *Server) list(ctx context.Context, in listIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	session, err := turns.MatchSession(j, in.Session)
-	if err != nil {
-		return nil, err
-	}
-	if in.Session != "" && session == "" {
-		return turns.ListDocument{Checkpoints: []*store.Record{}}, nil
-	}
-	return turns.List(j, refs, session, limit(in.Limit)), nil
+	return turns.List(j, refs, in.Session, limit(in.Limit))
 }
 
 type logIn struct {
@@ -76,15 +69,9 @@ func (s *Server) log(ctx context.Context, in logIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := turns.LogOptions{Turns: limit(in.Limit)}
-	if opts.Session, err = turns.MatchSession(j, in.Session); err != nil {
+	entries, err := turns.Log(ctx, t.Git, j, turns.LogOptions{Turns: limit(in.Limit), Session: in.Session})
+	if err != nil {
 		return nil, err
-	}
-	var entries []turns.Entry
-	if in.Session == "" || opts.Session != "" {
-		if entries, err = turns.Log(ctx, t.Git, j, opts); err != nil {
-			return nil, err
-		}
 	}
 	return turns.Document(entries), nil
 }

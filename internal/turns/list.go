@@ -14,12 +14,19 @@ type ListDocument struct {
 }
 
 // List picks the checkpoints a list shows, newest first: at most n of them
-// (every one when n is 0), only session's when session is set (a whole id,
-// as MatchSession returns it), and none whose ref is gone after a prune
-// that named it (a ref gone otherwise is shown, marked, since that is
-// damage to see).
-func List(j *store.Journal, refs map[int]string, session string, n int) ListDocument {
+// (every one when n is 0), only a session's when session is set (an id or
+// a unique prefix, as MatchSession takes it; one that matches no session
+// lists none), and none whose ref is gone after a prune that named it (a
+// ref gone otherwise is shown, marked, since that is damage to see).
+func List(j *store.Journal, refs map[int]string, session string, n int) (ListDocument, error) {
 	doc := ListDocument{Checkpoints: []*store.Record{}}
+	if session != "" {
+		match, err := MatchSession(j, session)
+		if err != nil || match == "" {
+			return doc, err
+		}
+		session = match
+	}
 	for _, r := range slices.Backward(j.Checkpoints()) {
 		if refs[r.N] != r.Commit && j.Pruned(r.ID) {
 			continue
@@ -32,5 +39,5 @@ func List(j *store.Journal, refs map[int]string, session string, n int) ListDocu
 		}
 		doc.Checkpoints = append(doc.Checkpoints, r)
 	}
-	return doc
+	return doc, nil
 }

@@ -11,9 +11,10 @@ import (
 
 // LogOptions say which entries Log gives.
 type LogOptions struct {
-	// Session, when set, keeps only that session's turns and checkpoints
-	// (a whole id: MatchSession finds it from a prefix); manual
-	// checkpoints and rewinds belong to no session, so none is given then.
+	// Session, when set, keeps only that session's turns and checkpoints:
+	// an id or a unique prefix, as MatchSession takes it (one that
+	// matches no session gives no entry); manual checkpoints and rewinds
+	// belong to no session, so none is given then.
 	Session string
 	// Turns, when above 0, gives only the newest that many turns, and
 	// the checkpoints taken since the oldest of them started.
@@ -65,6 +66,13 @@ func (f File) MarshalJSON() ([]byte, error) { return store.MarshalWithRawName(pl
 // git process for all of them). It is the history `git checkpoint log`
 // prints and that a turn picker or a server shows.
 func Log(ctx context.Context, r *git.Runner, j *store.Journal, opts LogOptions) ([]Entry, error) {
+	if opts.Session != "" {
+		session, err := MatchSession(j, opts.Session)
+		if err != nil || session == "" {
+			return nil, err
+		}
+		opts.Session = session
+	}
 	var out []Entry
 	first := map[string]int{} // a turn's first journal line
 	by := j.RewindsBy()
