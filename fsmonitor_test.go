@@ -6,8 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 )
 
 // watchmanHook returns git's sample watchman hook, skipping the test
@@ -159,4 +162,51 @@ func TestFsmonitorUnwatchedInputs(t *testing.T) {
 	must(t, 0, dir, env, "git", "rm", "-q", "--cached", "a.txt")
 	writeFile(t, ignore, "a.txt\n", 0o644)
 	files("")
+}
+
+// TestFsmonitorOnlyForThePrivateIndex counts the calls of the user's
+// core.fsmonitor hook (a script that logs each call and answers
+// "everything changed"): a full scan asks it, through the private
+// index, but a per-tool capture, whose git calls work on temporary
+// indexes, asks it never. Each question costs a process chain (the query,
+// a shell, the hook, watchman's client).
+func TestFsmonitorOnlyForThePrivateIndex(t *testing.T) {
+	// This test's own hook, not the one a run with every capture through
+	// the monitor gives in the environment (which would win over it).
+	env := slices.DeleteFunc(gitEnv(t), func(kv string) bool {
+		return strings.HasPrefix(kv, "GIT_CONFIG_") && !strings.HasPrefix(kv, "GIT_CONFIG_NOSYSTEM")
+	})
+	dir := t.TempDir()
+	calls := filepath.Join(t.TempDir(), "calls")
+	hook := filepath.Join(t.TempDir(), "hook")
+	writeFile(t, hook, "#!/bin/sh\necho \"$@\" >> "+calls+"\nprintf 'c:1:2:3:%s\\000/\\000' \"$(date +%s%N)\"\n", 0o755)
+	writeFile(t, filepath.Join(dir, "a.txt"), "a\n", 0o644)
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	must(t, 0, dir, env, "git", "config", "core.fsmonitor", hook)
+	must(t, 0, dir, env, "git", "config", "checkpoint.fsmonitor", "true")
+	asked := func() int {
+		b, _ := os.ReadFile(calls)
+		return strings.Count(string(b), "\n")
+	}
+	must(t, 0, dir, env, "git", "checkpoint")
+	before := asked()
+	must(t, 0, dir, env, "git", "checkpoint")
+	scans := asked()
+	if scans == before {
+		t.Fatal("a full scan did not ask the hook: the count proves nothing")
+	}
+	writeFile(t, filepath.Join(dir, "a.txt"), "a changed\n", 0o644)
+	must(t, 0, dir, env, "git", "checkpoint", "--changed", "a.txt")
+	writeFile(t, filepath.Join(dir, "b.txt"), "b\n", 0o644)
+	event := filepath.Join(t.TempDir(), "event.json")
+	writeFile(t, event, `{"session_id":"s1","hook_event_name":"PostToolUse","cwd":"`+dir+`","tool_name":"Write","tool_input":{"file_path":"`+filepath.Join(dir, "b.txt")+`"}}`, 0o644)
+	must(t, 0, dir, append(env, "CLAUDE_PROJECT_DIR="+dir), "sh", "-c", "git checkpoint hook claude < "+fault.ShellQuote(event))
+	// Both are partial checkpoints, k2 and k3.
+	list := must(t, 0, dir, env, "git", "checkpoint", "list").stdout
+	if strings.Count(list, "(partial)") != 2 || !strings.Contains(list, "k3 ") {
+		t.Fatalf("the two captures are not partial checkpoints k2 and k3:\n%s", list)
+	}
+	if n := asked(); n != scans {
+		t.Fatalf("per-tool captures asked the hook %d times, want none", n-scans)
+	}
 }

@@ -60,7 +60,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	// We hold the store lock, so no git process of ours is using the
 	// private index: an index.lock beside it was left by a killed run and
 	// would make every later update-index fail.
-	os.Remove(c.privateIndex() + ".lock")
+	os.Remove(c.PrivateIndex() + ".lock")
 	st := c.loadState()
 	if snap, ok := c.unchanged(ctx, st, j); ok {
 		return snap, nil
@@ -141,11 +141,11 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	}
 	switch {
 	case examine:
-		if err := c.examineAll(ctx, st, c.privateIndex(), sel.removals); err != nil {
+		if err := c.examineAll(ctx, st, c.PrivateIndex(), sel.removals); err != nil {
 			return nil, err
 		}
 	case may && !deferred && (len(sel.updates) > 0 || len(sel.removals) > 0 || len(st.Raw) > 0):
-		c.updateRaw(ctx, st, c.privateIndex(), append(sel.updates, sel.removals...), true)
+		c.updateRaw(ctx, st, c.PrivateIndex(), append(sel.updates, sel.removals...), true)
 	}
 	st.Conv = rules
 	if snap.Raw, err = c.rawTree(ctx, st); err != nil {
@@ -195,7 +195,7 @@ func (c *Capturer) update(ctx context.Context, st *indexState, sel *selection) e
 		// capture stays one update-index.
 		if _, err := c.Git.Run(ctx, git.Cmd{
 			Args:  []string{"update-index", "-z", "--force-remove", "--stdin"},
-			Index: c.privateIndex(), Stdin: nulList(sel.removals),
+			Index: c.PrivateIndex(), Stdin: nulList(sel.removals),
 		}); err != nil {
 			return err
 		}
@@ -203,7 +203,7 @@ func (c *Capturer) update(ctx context.Context, st *indexState, sel *selection) e
 	if len(sel.updates) > 0 {
 		if _, err := c.Git.Run(ctx, git.Cmd{
 			Args:  []string{"update-index", "-z", "--add", "--remove", "--replace", "--stdin"},
-			Index: c.privateIndex(), Stdin: nulList(sel.updates),
+			Index: c.PrivateIndex(), Stdin: nulList(sel.updates),
 		}); err != nil {
 			return err
 		}
@@ -212,12 +212,12 @@ func (c *Capturer) update(ctx context.Context, st *indexState, sel *selection) e
 }
 
 func (c *Capturer) writeTree(ctx context.Context) (string, error) {
-	if _, err := os.Stat(c.privateIndex()); err != nil {
+	if _, err := os.Stat(c.PrivateIndex()); err != nil {
 		// An empty private index: git would create it; the empty tree is
 		// what an empty working tree is.
 		return c.Git.WriteEmptyTree(ctx)
 	}
-	return c.Git.WriteTree(ctx, c.privateIndex())
+	return c.Git.WriteTree(ctx, c.PrivateIndex())
 }
 
 // entry is one line of `git status --porcelain=v2 -z` against the private
@@ -264,13 +264,13 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 		defer close(walked)
 		others, othersErr = c.Git.Run(ctx, git.Cmd{
 			Args:  []string{"ls-files", "-z", "--others", "--exclude-standard"},
-			Index: c.privateIndex(), Warnings: &warnings,
+			Index: c.PrivateIndex(), Warnings: &warnings,
 		})
 	}()
 	out, err := c.Git.Run(ctx, git.Cmd{
 		Args: []string{"status", "--porcelain=v2", "-z", "--untracked-files=no",
 			"--no-renames", "--ignore-submodules=dirty"},
-		Index: c.privateIndex(),
+		Index: c.PrivateIndex(),
 	})
 	<-walked
 	if err != nil {
@@ -294,7 +294,7 @@ func (c *Capturer) monitoredStatus(ctx context.Context) ([]entry, []string, erro
 	out, err := c.Git.Run(ctx, git.Cmd{
 		Args: []string{"status", "--porcelain=v2", "-z", "--untracked-files=all",
 			"--no-renames", "--ignore-submodules=dirty"},
-		Config: git.ScanConfig(), Index: c.privateIndex(), Warnings: &warnings, Env: c.monitorEnv(),
+		Config: git.ScanConfig(), Index: c.PrivateIndex(), Warnings: &warnings, Env: c.monitorEnv(),
 	})
 	if err != nil {
 		return nil, nil, err

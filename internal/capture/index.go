@@ -84,7 +84,8 @@ func fingerprint(path string) string {
 	return fmt.Sprintf("%d-%d-%d", fi.Size(), fi.ModTime().UnixNano(), ino)
 }
 
-func (c *Capturer) privateIndex() string { return c.Store.Path("index") }
+// PrivateIndex is the capture's own index, beside the real one.
+func (c *Capturer) PrivateIndex() string { return c.Store.Path("index") }
 
 func (c *Capturer) loadState() *indexState {
 	st := &indexState{}
@@ -137,7 +138,7 @@ func (c *Capturer) saveState(st *indexState) error {
 
 // needsSeed reports whether the private index must be re-seeded.
 func (c *Capturer) needsSeed(st *indexState) bool {
-	if _, err := os.Stat(c.privateIndex()); err != nil && fingerprint(c.Repo.Index) != "none" {
+	if _, err := os.Stat(c.PrivateIndex()); err != nil && fingerprint(c.Repo.Index) != "none" {
 		return true
 	}
 	return st.Real != fingerprint(c.Repo.Index) ||
@@ -158,7 +159,7 @@ func (c *Capturer) needsSeed(st *indexState) bool {
 // private index and reports seeded false. Its own stat data were refreshed
 // by its own scans, so they need nothing from the real index's.
 func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded bool, err error) {
-	priv := c.privateIndex()
+	priv := c.PrivateIndex()
 	fresh := indexState{
 		Real:    fingerprint(c.Repo.Index),
 		Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),

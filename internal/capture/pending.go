@@ -140,7 +140,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 		for p := range st.Pending {
 			back = append(back, p)
 		}
-		c.updateRaw(ctx, st, c.privateIndex(), back, false)
+		c.updateRaw(ctx, st, c.PrivateIndex(), back, false)
 	}
 	st.Pending, st.Result = pending, snap.Tree
 	return true, nil

@@ -82,14 +82,16 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Fsmonitor {
-		r.Fsmonitor = git.NewFsmonitor(self(sys, abs), cfg.FsmonitorHook)
-	}
 	st := store.New(repo, r, sys.Now)
+	cp := &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg}
+	if cfg.Fsmonitor {
+		r.Fsmonitor = git.NewFsmonitor(self(sys, abs), cfg.FsmonitorHook, cp.PrivateIndex())
+	}
 	fail := fault.ParseFailpoints(sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))
+	cp.Fail = fail
 	return &session{
 		sys: sys, g: g, cwd: abs, git: r, repo: repo, cfg: cfg, store: st,
-		cap:  &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg, Fail: fail},
+		cap:  cp,
 		out:  newPrinter(sys, g),
 		fail: fail,
 	}, nil

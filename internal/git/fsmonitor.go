@@ -29,6 +29,16 @@ type Fsmonitor struct {
 	// Hook is the user's core.fsmonitor: a hook command, run as git
 	// would run it.
 	Hook string
+	// Index is the index whose token the monitor keeps: the private
+	// index. Calls on any other index (the temporary ones of a partial
+	// capture, the real one) run without it: asking the hook costs a
+	// process chain, and their indexes keep no token worth having.
+	Index string
+}
+
+// watches reports whether a call on index runs with the monitor.
+func (f *Fsmonitor) watches(index string) bool {
+	return f != nil && index != "" && index == f.Index
 }
 
 // FsmonitorQueryWord is the hidden first argument that makes the program
@@ -49,10 +59,10 @@ const fsmonitorTokenVar = "GIT_CHECKPOINT_FSMONITOR_TOKEN"
 // token in path.
 func TokenEnv(path string) string { return fsmonitorTokenVar + "=" + path }
 
-// NewFsmonitor returns the Fsmonitor that runs hook, or nil when hook is
-// no hook command (unset, or a boolean: git's built-in daemon, which this
-// git may not have, is not used).
-func NewFsmonitor(self, hook string) *Fsmonitor {
+// NewFsmonitor returns the Fsmonitor that runs hook for the calls on
+// index, or nil when hook is no hook command (unset, or a boolean: git's
+// built-in daemon, which this git may not have, is not used).
+func NewFsmonitor(self, hook, index string) *Fsmonitor {
 	hook = strings.TrimSpace(hook)
 	if hook == "" || self == "" {
 		return nil
@@ -61,14 +71,14 @@ func NewFsmonitor(self, hook string) *Fsmonitor {
 	case "true", "false", "yes", "no", "on", "off", "1", "0":
 		return nil
 	}
-	return &Fsmonitor{Self: fault.ShellQuote(self) + " " + FsmonitorQueryWord, Hook: hook}
+	return &Fsmonitor{Self: fault.ShellQuote(self) + " " + FsmonitorQueryWord, Hook: hook, Index: index}
 }
 
-// config is what every git call gets with a monitor: the query as the
-// hook, and the untracked cache kept as the index has it, so that a call
-// other than the scan neither adds one to the real index nor drops the
-// private index's. An index read without a monitor would lose its token,
-// so every call has one.
+// config is what every git call on the private index gets with a
+// monitor: the query as the hook, and the untracked cache kept as the
+// index has it, so that a call other than the scan does not drop the
+// private index's. A private index read without a monitor would lose its
+// token, so every call on it has one.
 func (f *Fsmonitor) config() []string {
 	return []string{"core.fsmonitor=" + f.Self, "core.untrackedCache=keep"}
 }

@@ -84,7 +84,7 @@ func TestFsmonitorUnchanged(t *testing.T) {
 		{`garbage`, "c:10:20:1:50", false},
 		{`c:10:20:1:99\000'; exit 1; '`, "c:10:20:1:50", false},
 	} {
-		r := &Runner{Dir: dir, Fsmonitor: NewFsmonitor("self", hook(tc.answer))}
+		r := &Runner{Dir: dir, Fsmonitor: NewFsmonitor("self", hook(tc.answer), "")}
 		if unchanged := r.Unchanged(context.Background(), tc.token); unchanged != tc.unchanged {
 			t.Errorf("answer %q to %q: %v; want %v", tc.answer, tc.token, unchanged, tc.unchanged)
 		}

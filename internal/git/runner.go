@@ -200,7 +200,7 @@ func (r *Runner) command(ctx context.Context, c Cmd) *exec.Cmd {
 			args = append(args, "-c", kv)
 		}
 		monitor := []string{"core.fsmonitor=false"}
-		if r.Fsmonitor != nil {
+		if r.Fsmonitor.watches(c.Index) {
 			monitor = r.Fsmonitor.config()
 		}
 		for _, kv := range append(monitor, c.Config...) {
@@ -227,7 +227,7 @@ func (r *Runner) command(ctx context.Context, c Cmd) *exec.Cmd {
 		cmd.Env = append(cmd.Env, "GIT_INDEX_FILE="+c.Index)
 	}
 	cmd.Env = append(cmd.Env, c.Env...)
-	if r.Fsmonitor != nil && !c.User {
+	if r.Fsmonitor.watches(c.Index) && !c.User {
 		cmd.Env = append(cmd.Env, r.Fsmonitor.env())
 	}
 	if c.Stdin != nil {
