@@ -49,6 +49,9 @@ type Agent struct {
 	// of its session at or before a rewind's target, or returns nil when
 	// it cannot do so faithfully. Nil: the agent offers no way.
 	resume func(recs []*store.Record, end int) *Resume
+	// carried says its conversation can travel with a store's
+	// checkpoints (push --with-conversation; carry.go).
+	carried bool
 }
 
 // HookEvent is one of an agent's hook events and what it takes.

@@ -15,7 +15,10 @@ import (
 // session id names, which the agent finds again by the session id and the
 // directory it runs in. Claude Code's is; the others keep their sessions
 // in databases or under ids of their own.
-func Carried(agent string) bool { return agent == Claude }
+func Carried(agent string) bool {
+	a, ok := Lookup(agent)
+	return ok && a.carried
+}
 
 // claudeSlugUnsafe is what Claude Code replaces with "-" when it makes a
 // project's directory name of the path it runs in.

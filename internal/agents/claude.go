@@ -20,7 +20,8 @@ const Claude = "claude"
 // starts one. The other known events take nothing: writes are seen after
 // the tool ran.
 var claude = Agent{
-	Name: Claude,
+	Name:    Claude,
+	carried: true,
 	Events: []HookEvent{
 		{Name: "UserPromptSubmit", Reason: store.ReasonTurnStart, Hooked: true, Note: true},
 		{Name: "PostToolUse", Reason: store.ReasonTool, Hooked: true},

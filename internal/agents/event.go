@@ -10,6 +10,7 @@ package agents
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -113,12 +114,12 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 	if !ok {
 		return ev, fmt.Errorf("%w %q", ErrUnknown, ev.Name) // what was read, for the log
 	}
-	if p.ParentAgentID != "" && p.ParentAgentID != p.SessionID {
-		// A subagent reported as a session of its own (Copilot CLI): its
+	if parent := cmp.Or(p.ParentAgentID, p.ParentSessionID); parent != "" && parent != p.SessionID {
+		// A subagent reported as a session of its own (Copilot CLI's
+		// parent_agent_id, OpenCode's plugin's parent_session_id): its
 		// writes belong to the main session's turn, and its own prompt
-		// and stop are steps inside that turn, which goes on; its end
-		// comes as the main session's SubagentStop.
-		ev.Session = p.ParentAgentID
+		// and stop are steps inside that turn, which goes on.
+		ev.Session = parent
 		if e.Reason != store.ReasonTool {
 			e = HookEvent{Name: e.Name}
 		}
@@ -134,14 +135,6 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 	ev.LastLine = e.LastLine
 	if e.Reply {
 		ev.Reply = p.LastAssistantMessage
-	}
-	if p.ParentSessionID != "" {
-		// A subagent's writes are its parent's turn's; its prompt and
-		// its end are within that turn, and neither start nor end one.
-		ev.Session = p.ParentSessionID
-		if ev.Reason != store.ReasonTool {
-			ev.Reason = ""
-		}
 	}
 	if ev.Reason == store.ReasonTurnStart {
 		ev.Prompt = p.Prompt
@@ -183,8 +176,8 @@ func prefixFields(data []byte, p *payload) bool {
 		return false
 	}
 	fields := map[string]*string{"hook_event_name": &p.HookEventName, "session_id": &p.SessionID,
-		"parent_session_id": &p.ParentSessionID,
-		"transcript_path":   &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": &p.Prompt}
+		"parent_session_id": &p.ParentSessionID, "parent_agent_id": &p.ParentAgentID,
+		"transcript_path": &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": &p.Prompt}
 	for {
 		t, err := dec.Token()
 		if err != nil {

@@ -95,6 +95,13 @@ func TestTruncatedEvent(t *testing.T) {
 	if ev.Reason != store.ReasonTool || ev.Tool != "Write" || ev.Session != "s" || len(ev.Names) != 0 || !ev.Truncated {
 		t.Errorf("truncated Write: %+v", ev)
 	}
+	// A Copilot CLI subagent's write cut short still belongs to the
+	// main session: its parent's id comes before the tool input.
+	sub := `{"session_id":"sub","parent_agent_id":"main","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"path":"/r/a","content":"` +
+		strings.Repeat("x", 100)
+	if ev, err := Parse(Copilot, nil, []byte(sub), true); err != nil || ev.Session != "main" || ev.Reason != store.ReasonTool {
+		t.Errorf("truncated subagent Write: %+v, %v; want session main", ev, err)
+	}
 	if _, err := Parse(Claude, nil, []byte(strings.Repeat("x", 100)), true); err == nil {
 		t.Error("truncated garbage was taken as an event")
 	}

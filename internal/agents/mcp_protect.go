@@ -2,7 +2,6 @@ package agents
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -59,13 +58,6 @@ func RegistersMCP(rel string, text []byte) bool {
 		}
 	}
 	return false
-}
-
-// RegistersMCPFile is RegistersMCP of the file at rel of the tree at top;
-// false when it cannot be read.
-func RegistersMCPFile(top, rel string) bool {
-	b, err := os.ReadFile(filepath.Join(top, rel))
-	return err == nil && RegistersMCP(rel, b)
 }
 
 // registersIn reports whether the JSON text holds git-checkpoint's server

@@ -403,7 +403,16 @@ func TestCopilotContextInjection(t *testing.T) {
 			checkNoteReachedModel(t, s, srv, "say hello", note)
 			continue
 		}
-		for _, r := range srv.Steps() {
+		// The hook ran and the model was asked, with the prompt but
+		// without the note.
+		if names := EventNames(ReadHookLog(t, s.log)); len(names) == 0 {
+			t.Fatalf("the hook did not run")
+		}
+		steps := srv.Steps()
+		if len(steps) == 0 || !strings.Contains(string(steps[0].Body), "say hello") {
+			t.Fatalf("no request with the prompt reached the model:\n%s", srv.Dump())
+		}
+		for _, r := range steps {
 			if strings.Contains(string(r.Body), note) {
 				t.Errorf("%s reached the model", tc.out)
 			}

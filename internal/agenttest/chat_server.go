@@ -63,9 +63,6 @@ func chatCompletions(w http.ResponseWriter, body []byte, script Script, ids *ato
 		kind, index = KindStep, assistants
 		step = script.step(script.conversation(first), assistants)
 	}
-	if step.Wait != nil {
-		step.Wait()
-	}
 
 	var calls []map[string]any
 	for i, c := range step.Calls {

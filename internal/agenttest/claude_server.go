@@ -62,9 +62,6 @@ func claudeMessages(w http.ResponseWriter, body []byte, script Script, ids *atom
 		kind, index = KindStep, assistants
 		step = script.step(script.conversation(first), assistants)
 	}
-	if step.Wait != nil {
-		step.Wait()
-	}
 
 	// Build the content blocks once; stream them or send them whole.
 	type block struct {

@@ -102,9 +102,6 @@ func codexResponses(w http.ResponseWriter, body []byte, script Script, ids *atom
 		kind, index = KindStep, replies
 		step = script.step(script.conversation(strings.Join(first, "\n")), replies)
 	}
-	if step.Wait != nil {
-		step.Wait()
-	}
 	tools := map[string]string{}
 	for _, tl := range req.Tools {
 		tools[tl.Name] = tl.Type

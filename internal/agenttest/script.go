@@ -58,16 +58,21 @@ func Say(text string) Step { return Step{Text: text} }
 // Do is a step that makes the given tool calls in one reply.
 func Do(calls ...Call) Step { return Step{Calls: calls} }
 
-// step returns the step at index i of steps, or the final text reply.
+// step returns the step at index i of steps, or the final text reply,
+// once its Wait, if any, has returned: every fake server answers a step
+// only then.
 func (s Script) step(steps []Step, i int) Step {
-	if i >= 0 && i < len(steps) && (steps[i].Text != "" || len(steps[i].Calls) > 0) {
-		return steps[i]
+	st := Say(s.finalText())
+	switch {
+	case i >= 0 && i < len(steps) && (steps[i].Text != "" || len(steps[i].Calls) > 0):
+		st = steps[i]
+	case i >= 0 && i < len(steps):
+		st.Wait = steps[i].Wait
 	}
-	final := Say(s.finalText())
-	if i >= 0 && i < len(steps) {
-		final.Wait = steps[i].Wait
+	if st.Wait != nil {
+		st.Wait()
 	}
-	return final
+	return st
 }
 
 func (s Script) finalText() string {

@@ -14,7 +14,7 @@ import (
 // waits, then gives the final text.
 func TestStepWaitHoldsTheReply(t *testing.T) {
 	for name, newServer := range map[string]func(testing.TB, Script) *Server{
-		"claude": NewClaudeServer, "codex": NewCodexServer,
+		"claude": NewClaudeServer, "codex": NewCodexServer, "chat": NewChatServer, "gemini": NewGeminiServer,
 	} {
 		t.Run(name, func(t *testing.T) {
 			entered, release := make(chan struct{}), make(chan struct{})
@@ -23,8 +23,13 @@ func TestStepWaitHoldsTheReply(t *testing.T) {
 				<-release
 			}}}, Final: "AFTER-THE-WAIT"})
 			path, body := "/v1/messages", `{"model":"m","stream":true,"tools":[{}],"messages":[{"role":"user","content":"go"}]}`
-			if name == "codex" {
+			switch name {
+			case "codex":
 				path, body = "/v1/responses", `{"model":"m","tools":[{"type":"function","name":"f"}],"input":[{"type":"message","role":"user","content":[{"text":"go"}]}]}`
+			case "chat":
+				path, body = "/v1/chat/completions", `{"model":"m","tools":[{}],"messages":[{"role":"user","content":"go"}]}`
+			case "gemini":
+				path, body = "/v1beta/models/m:generateContent", `{"contents":[{"role":"user","parts":[{"text":"go"}]}],"tools":[{"functionDeclarations":[{}]}]}`
 			}
 			reply := make(chan string, 1)
 			go func() {
@@ -37,7 +42,11 @@ func TestStepWaitHoldsTheReply(t *testing.T) {
 				b, _ := io.ReadAll(resp.Body)
 				reply <- string(b)
 			}()
-			<-entered
+			select {
+			case <-entered:
+			case got := <-reply:
+				t.Fatalf("the server answered without running the step's Wait:\n%s", got)
+			}
 			if got := srv.Requests(); len(got) != 0 {
 				t.Fatalf("a request was answered while its step waited: %v", got)
 			}

@@ -66,10 +66,7 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		if r.Partial {
 			label = "(partial) " + label
 		}
-		sess := r.Session
-		if len(sess) > 8 {
-			sess = sess[:8]
-		}
+		sess := short(r.Session)
 		if r.Agent != "" {
 			sess = strings.TrimSpace(r.Agent + " " + sess)
 		}

@@ -35,11 +35,16 @@ func (c *listCmd) listRemote(ctx context.Context, s *session) error {
 		j := f.Journal()
 		starts := turns.Starts(j)
 		doc := remoteStoreDoc{Store: f.Info.ID, Host: f.Info.Host, Worktree: f.Info.Worktree, Checkpoints: []*store.Record{}}
+		// --session is an id or a unique prefix in each store, as here.
+		session, err := turns.MatchSession(j, c.Session)
+		if err != nil {
+			return err
+		}
 		for _, r := range slices.Backward(j.Checkpoints()) {
 			if f.Refs[r.N] != r.Commit {
 				continue // its ref did not come (pruned there)
 			}
-			if c.Session != "" && r.Session != c.Session {
+			if c.Session != "" && r.Session != session {
 				continue
 			}
 			if !c.All && len(doc.Checkpoints) == c.Count {
@@ -52,11 +57,7 @@ func (c *listCmd) listRemote(ctx context.Context, s *session) error {
 				label = withPrompt(label, q, t)
 			}
 			doc.Checkpoints = append(doc.Checkpoints, q)
-			sess := r.Session
-			if len(sess) > 8 {
-				sess = sess[:8]
-			}
-			rows = append(rows, []string{q.ID, f.Info.Host, age(now, r.At), r.Reason, q.Turn, sess, label})
+			rows = append(rows, []string{q.ID, f.Info.Host, age(now, r.At), r.Reason, q.Turn, short(r.Session), label})
 		}
 		docs = append(docs, doc)
 	}

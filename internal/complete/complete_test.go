@@ -1,7 +1,6 @@
 package complete
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -90,7 +89,9 @@ func TestScripts(t *testing.T) {
 			t.Errorf("%s: no script that asks %s", sh, Word)
 		}
 	}
-	if _, ok := Script("scripts"); ok || slices.Contains(Shells, "") {
-		t.Errorf("a script for no shell")
+	for _, sh := range []string{"scripts", "", "sh", "powershell"} {
+		if _, ok := Script(sh); ok {
+			t.Errorf("a script for %q, which is no shell it serves", sh)
+		}
 	}
 }

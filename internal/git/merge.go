@@ -3,6 +3,7 @@ package git
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -36,11 +37,8 @@ type MergeMessage struct {
 // throwaway is the identity and date of the commits MergeTree makes only
 // to name the merge base: fixed, so that the same trees give the same
 // commits (and the same objects) every time.
-var throwaway = []string{
-	"GIT_AUTHOR_NAME=git-checkpoint", "GIT_AUTHOR_EMAIL=git-checkpoint@localhost",
-	"GIT_COMMITTER_NAME=git-checkpoint", "GIT_COMMITTER_EMAIL=git-checkpoint@localhost",
-	"GIT_AUTHOR_DATE=1970-01-01T00:00:00Z", "GIT_COMMITTER_DATE=1970-01-01T00:00:00Z",
-}
+var throwaway = append(slices.Clone(Identity),
+	"GIT_AUTHOR_DATE=1970-01-01T00:00:00Z", "GIT_COMMITTER_DATE=1970-01-01T00:00:00Z")
 
 // MergeTree merges with `git merge-tree --write-tree`, which writes no
 // index and no working tree. Before git 2.40 it has no --merge-base and
