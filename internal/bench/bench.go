@@ -30,6 +30,22 @@ type options struct {
 	quick  bool
 	only   []string // case keys to run besides git status; all when empty
 	disk   int      // per-tool checkpoints of the -disk mode; 0: the timed cases
+	trace  string   // where each measured run's trace is appended; none when empty
+}
+
+// saveTrace appends one measured run's trace to the -trace file, headed by
+// what it measured, so that a ratio can be read down to its git processes.
+func (o *options) saveTrace(shape Shape, key string, round int, s sample) error {
+	if o.trace == "" || len(s.trace) == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(o.trace, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f, "## %d files, %s shape, %s, round %d: %.1f ms\n%s\n", shape.Files, shape.Name, key, round,
+		float64(s.dur.Microseconds())/1000, s.trace)
+	return f.Close()
 }
 
 // Main runs the benchmark with args and returns the exit status: 0 when
@@ -102,6 +118,7 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.tool, "tool", "auto", "per-tool capture through: hook (Claude Code's hook command, as install writes it), changed (git checkpoint --changed), or auto")
 	only := fs.String("cases", "", "only these cases (keys, comma separated) beside git status, e.g. tool,parallel; targets of the others are not judged")
 	fs.IntVar(&o.disk, "disk", 0, "instead of the timed cases, take this many per-tool checkpoints of one-file edits (1000 is a long session) and report what .git grew by")
+	fs.StringVar(&o.trace, "trace", "", "append the trace of every measured run (each git process and rewind step with its time) to this file")
 	fs.BoolVar(&o.quick, "quick", false, "small trees and few rounds, to prove the benchmark runs; judges no timing")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -229,7 +246,10 @@ func measureSize(o *options, shape Shape, env []string, logf func(string, ...any
 				return nil, fmt.Errorf("%s: %w", c.key, err)
 			}
 			if round > 0 {
-				s.stdout = nil
+				if err := o.saveTrace(shape, c.key, round, s); err != nil {
+					return nil, err
+				}
+				s.stdout, s.trace = nil, nil
 				res.samples[c.key] = append(res.samples[c.key], s)
 			}
 		}

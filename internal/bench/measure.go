@@ -20,6 +20,7 @@ type sample struct {
 	rssKB  int64
 	procs  int
 	stdout []byte
+	trace  []byte // the tool's stderr: its GIT_CHECKPOINT_TRACE lines
 }
 
 // add accumulates a case made of several commands (the fresh-index method).
@@ -29,6 +30,7 @@ func (s *sample) add(o sample) {
 	s.rssKB = max(s.rssKB, o.rssKB)
 	s.procs += o.procs
 	s.stdout = append(s.stdout, o.stdout...)
+	s.trace = append(s.trace, o.trace...)
 }
 
 // timed runs one command and measures it. Peak memory and CPU time come
@@ -45,7 +47,7 @@ func timed(dir string, env []string, stdin []byte, name string, args ...string) 
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
-	s := sample{dur: time.Since(start), stdout: stdout.Bytes()}
+	s := sample{dur: time.Since(start), stdout: stdout.Bytes(), trace: stderr.Bytes()}
 	if err != nil {
 		return s, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, clip(stderr.String()))
 	}

@@ -42,15 +42,37 @@ const maxPartial = 5000
 // is not touched: the next full scan finds these paths changed and hashes
 // them again.
 //
-// expect, when not empty, is a tree the caller expects the result to be
-// and knows to exist (a rewind's target): when it is, no tree is written.
-func (c *Capturer) SnapshotPaths(ctx context.Context, j *store.Journal, paths []string, expect string) (*Snapshot, error) {
+// expect, when not nil, is what the caller knows the result should be (a
+// rewind's target, after it wrote its plan): when the result is that tree,
+// no tree is written, and when it also knows every path's entry before and
+// after, no tree is read either.
+func (c *Capturer) SnapshotPaths(ctx context.Context, j *store.Journal, paths []string, expect *Expect) (*Snapshot, error) {
 	return c.snapshotPaths(ctx, j, paths, expect, nil)
 }
 
+// Expect is what the caller of SnapshotPaths knows of the result.
+type Expect struct {
+	// Tree is the tree the caller expects, known to exist with every
+	// tree below it.
+	Tree string
+	// Base and Entries, when set, say more: the newest checkpoint's tree
+	// is Base, which holds each named path as its entry's Old (Mode
+	// "000000" for none), and Tree is Base with every named path holding
+	// its entry's New. A capture whose hashes give each path its New is
+	// then Tree without reading Base's trees; any other result is
+	// spliced as usual. Each file is still read and hashed: that is the
+	// check that it holds what was written.
+	Base    string
+	Entries map[string]Expected
+}
+
+// Expected is one path's entry before and after, as git diff-tree names
+// them.
+type Expected struct{ OldMode, OldOID, Mode, OID string }
+
 // snapshotPaths is SnapshotPaths with the entries of files hashed before
 // the lock (prehash.go), or nil.
-func (c *Capturer) snapshotPaths(ctx context.Context, j *store.Journal, paths []string, expect string, pre *Prehash) (*Snapshot, error) {
+func (c *Capturer) snapshotPaths(ctx context.Context, j *store.Journal, paths []string, expect *Expect, pre *Prehash) (*Snapshot, error) {
 	snap, ok, err := c.partial(ctx, j, paths, expect, pre)
 	if err != nil || ok {
 		return snap, err
@@ -58,7 +80,7 @@ func (c *Capturer) snapshotPaths(ctx context.Context, j *store.Journal, paths []
 	return c.Snapshot(ctx, j)
 }
 
-func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string, expect string, pre *Prehash) (*Snapshot, bool, error) {
+func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string, expect *Expect, pre *Prehash) (*Snapshot, bool, error) {
 	base := j.Latest()
 	if base == nil || len(paths) == 0 || len(paths) > maxPartial {
 		return nil, false, nil
@@ -98,7 +120,12 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	// other's captures on the store lock, so every process taken off the
 	// path of one capture shortens the queue.
 	ignoredc := c.ignoredAsync(ctx, items, st)
-	sp, ok, err := c.newSplice(ctx, base.Tree, items)
+	var sp *splice
+	planned, ok := expect.baseOf(base.Tree, items), true
+	var err error
+	if !planned {
+		sp, ok, err = c.newSplice(ctx, base.Tree, items)
+	}
 	ign := <-ignoredc
 	if err != nil || !ok {
 		return nil, false, err
@@ -111,7 +138,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		return nil, false, err
 	}
 	pre.apply(items)
-	index, err := sp.hash(ctx)
+	index, err := c.hashNamed(ctx, items)
 	if index != "" {
 		defer os.Remove(index)
 	}
@@ -128,8 +155,19 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 			it.count(&snap.Changes, it.base, it.inBase)
 		}
 	}
-	if snap.Tree, err = sp.write(ctx, []string{base.Tree, expect}); err != nil {
-		return nil, false, err
+	switch {
+	case planned && expect.met(items):
+		snap.Tree = expect.Tree
+	default:
+		if sp == nil {
+			// Not as planned: read the base's trees after all.
+			if sp, ok, err = c.newSplice(ctx, base.Tree, items); err != nil || !ok {
+				return nil, false, err
+			}
+		}
+		if snap.Tree, err = sp.write(ctx, []string{base.Tree, expect.tree()}); err != nil {
+			return nil, false, err
+		}
 	}
 	// The raw overlay (raw.go) follows the named paths too: those the
 	// tree took are examined again, against the temporary index that
@@ -264,3 +302,50 @@ func (c *Capturer) screen(items []*named, ignored map[string]bool, snap *Snapsho
 	}
 	return true, nil
 }
+
+// baseOf gives each item its entry in base from the caller's plan, and
+// reports whether it could: the plan is of this base and names every item.
+func (e *Expect) baseOf(base string, items []*named) bool {
+	if e == nil || e.Entries == nil || e.Base != base {
+		return false
+	}
+	for _, it := range items {
+		if _, ok := e.Entries[it.path]; !ok {
+			return false
+		}
+	}
+	for _, it := range items {
+		x := e.Entries[it.path]
+		it.base, it.inBase = treeEntry{mode: x.OldMode, oid: x.OldOID}, x.OldMode != absentMode
+		if !it.inBase {
+			it.base = treeEntry{}
+		}
+	}
+	return true
+}
+
+// met reports whether every item came out as the plan has it after, which
+// makes the result the expected tree.
+func (e *Expect) met(items []*named) bool {
+	for _, it := range items {
+		x := e.Entries[it.path]
+		got, has := it.entry, it.present
+		if it.skip {
+			got, has = it.base, it.inBase
+		}
+		if want := x.Mode != absentMode; has != want || has && got != (treeEntry{mode: x.Mode, oid: x.OID}) {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *Expect) tree() string {
+	if e == nil {
+		return ""
+	}
+	return e.Tree
+}
+
+// absentMode is the mode git diff-tree gives a path a side does not hold.
+const absentMode = "000000"

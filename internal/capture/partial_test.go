@@ -113,7 +113,7 @@ func TestPartialMatchesFullScan(t *testing.T) {
 				rewritten++
 			}
 		}
-		psnap, err := c.snapshotPaths(ctx, j, changed, "", pre)
+		psnap, err := c.snapshotPaths(ctx, j, changed, nil, pre)
 		if err != nil {
 			t.Fatalf("iteration %d: partial: %v", iter, err)
 		}
@@ -314,5 +314,97 @@ func TestPrehashKeepsBaseMode(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(out), "100755 ") {
 		t.Fatalf("the per-tool checkpoint holds %q, want the base's mode 100755", out)
+	}
+}
+
+// TestPartialWithExpect checks that what a caller expects changes only the
+// cost of a partial capture, never its tree: with the right entries the
+// capture reads no tree (no cat-file) and is the expected tree; with a
+// wrong one it splices as usual and is still the tree a full scan finds.
+func TestPartialWithExpect(t *testing.T) {
+	names := []string{"a", "b c", "é", "x", "x.c", "x0"}
+	initial := map[string]string{".gitignore": "*.log\n"}
+	for i, n := range names {
+		initial["x/"+n] = fmt.Sprint("x ", i, "\n")
+		initial["d/e/"+n] = fmt.Sprint("d ", i, "\n")
+	}
+	c, j := testRepo(t, initial)
+	ctx := context.Background()
+	top := c.Repo.Top
+	var trace strings.Builder
+	c.Git.Trace = &trace
+	rng := rand.New(rand.NewPCG(11, 13))
+	dirs := []string{"", "x", "d/e", "new/deeper"}
+	fast, slow := 0, 0
+	for iter := 0; iter < 24; iter++ {
+		for k := 0; k < 1+rng.IntN(4); k++ {
+			p := path.Join(dirs[rng.IntN(len(dirs))], names[rng.IntN(len(names))])
+			abs := filepath.Join(top, p)
+			if fi, err := os.Lstat(abs); err == nil && fi.IsDir() || fileOnWay(top, p) {
+				continue
+			}
+			switch rng.IntN(4) {
+			case 0:
+				os.Remove(abs)
+			case 1:
+				rewrite(t, filepath.Join(top, p+".log"), "ignored\n")
+			default:
+				rewrite(t, abs, fmt.Sprint("iteration ", iter, " ", k, "\n"))
+			}
+		}
+		base := j.Latest().Tree
+		full, err := c.Snapshot(ctx, j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diff, err := c.Git.DiffTree(ctx, base, full.Tree, git.DiffTreeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(diff) == 0 {
+			continue
+		}
+		exp := &Expect{Tree: full.Tree, Base: base, Entries: map[string]Expected{}}
+		var paths []string
+		for _, e := range diff {
+			paths = append(paths, e.Path)
+			exp.Entries[e.Path] = Expected{OldMode: e.OldMode, OldOID: e.OldOID, Mode: e.Mode, OID: e.OID}
+		}
+		wrong := iter%3 == 2
+		if wrong {
+			// Expect the base's tree, as if the writes had not
+			// happened: the capture must find what is really there.
+			exp.Tree = base
+			for p, x := range exp.Entries {
+				exp.Entries[p] = Expected{OldMode: x.OldMode, OldOID: x.OldOID, Mode: x.OldMode, OID: x.OldOID}
+			}
+		}
+		trace.Reset()
+		psnap, err := c.SnapshotPaths(ctx, j, paths, exp)
+		if err != nil {
+			t.Fatalf("iteration %d: %v", iter, err)
+		}
+		if psnap.Tree != full.Tree {
+			t.Fatalf("iteration %d: partial capture of %q expecting %s gave tree %s, the full scan %s\n%s", iter, paths,
+				exp.Tree, psnap.Tree, full.Tree, treeDiff(t, c, psnap.Tree, full.Tree))
+		}
+		read := strings.Contains(trace.String(), "git cat-file")
+		switch {
+		case !psnap.Partial:
+		case wrong && !read:
+			t.Fatalf("iteration %d: a wrong expectation was taken without reading the base's trees:\n%s", iter, trace.String())
+		case !wrong && read:
+			t.Fatalf("iteration %d: the expected result still read the base's trees:\n%s", iter, trace.String())
+		case wrong:
+			slow++
+		default:
+			fast++
+		}
+		if _, err := c.Record(ctx, j, full, Options{Reason: "test", NoDedup: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fast < 8 || slow < 3 {
+		t.Fatalf("%d partial captures took the expected tree and %d a wrong one: too few to test either", fast, slow)
 	}
 }

@@ -92,7 +92,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 		}
 	}
 	hashed := c.Store.Now()
-	index, err := sp.hash(ctx)
+	index, err := c.hashNamed(ctx, items)
 	if index != "" {
 		defer os.Remove(index)
 	}

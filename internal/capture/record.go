@@ -42,7 +42,7 @@ func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) 
 	var snap *Snapshot
 	var err error
 	if len(opts.Only) > 0 && len(opts.Only) <= MaxOnly {
-		snap, err = c.snapshotPaths(ctx, j, opts.Only, "", opts.Prehash)
+		snap, err = c.snapshotPaths(ctx, j, opts.Only, nil, opts.Prehash)
 	} else {
 		snap, err = c.Snapshot(ctx, j)
 	}

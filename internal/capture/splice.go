@@ -163,23 +163,23 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 	return &splice{c: c, hexLen: hexLen, items: items, trees: trees}, true, nil
 }
 
-// hash stores the present paths' content through a temporary index that
-// holds only them (seeded with their base entries, so that
+// hashNamed stores the present items' content through a temporary index
+// that holds only them (seeded with their base entries, so that
 // core.fileMode=false and core.symlinks=false keep the base's modes as
 // they would in the private index), and reads back their entries. It
 // returns the temporary index, which the caller removes, or "" when no
-// path needed hashing.
-func (s *splice) hash(ctx context.Context) (string, error) {
-	index := s.c.Store.Path("partial-index")
+// item needed hashing.
+func (c *Capturer) hashNamed(ctx context.Context, items []*named) (string, error) {
+	index := c.Store.Path("partial-index")
 	os.Remove(index)
-	got, err := s.c.hashInto(ctx, index, s.items, true)
+	got, err := c.hashInto(ctx, index, items, true)
 	if got == nil || err != nil {
 		if err == nil {
 			index = ""
 		}
 		return index, err
 	}
-	for _, it := range s.items {
+	for _, it := range items {
 		if it.skip || !it.present || it.known {
 			continue
 		}

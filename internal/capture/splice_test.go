@@ -40,7 +40,7 @@ func TestSpliceMatchesWriteTree(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("newSplice: %v %v", ok, err)
 	}
-	index, err := sp.hash(ctx)
+	index, err := c.hashNamed(ctx, items)
 	if err != nil {
 		t.Fatal(err)
 	}

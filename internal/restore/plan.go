@@ -486,6 +486,11 @@ func (p *Plan) digest() string {
 	return "p1-" + hex.EncodeToString(sum[:8])
 }
 
+// Whole reports whether the plan makes every difference between the tree
+// and the target: it leaves no path and was not limited to some. Written
+// in full, it gives the tree the target's tree.
+func (p *Plan) Whole() bool { return len(p.Left) == 0 && len(p.Options.Paths) == 0 }
+
 // Paths returns the plan's paths, sorted.
 func (p *Plan) Paths() []string {
 	out := make([]string, 0, len(p.Files))

@@ -117,7 +117,7 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	// So the checkpoint is recorded as a whole one: marked partial, every
 	// rewind's own checkpoint would carry a warning nobody can act on.
 	endCapture := r.Git.Phase("capture after")
-	snap, err := r.Capture.SnapshotPaths(ctx, pr.Journal, pr.Plan.Paths(), pr.Target.Tree)
+	snap, err := r.Capture.SnapshotPaths(ctx, pr.Journal, pr.Plan.Paths(), expectAfter(pr.Plan))
 	if err != nil {
 		endCapture()
 		return nil, err
@@ -150,6 +150,22 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	}
 	r.leaveNote(pr)
 	return &Applied{Safety: safety.ID, Exact: exact, Unexpected: unexpected}, nil
+}
+
+// expectAfter is what the tree should be once the plan is written: the
+// target's tree, and, when the plan makes every difference between the
+// tree and the target, each path's entry before and after, with which the
+// capture after the rewind need read no tree to know it has the target's.
+func expectAfter(p *restore.Plan) *capture.Expect {
+	exp := &capture.Expect{Tree: p.Target.Tree}
+	if !p.Whole() {
+		return exp
+	}
+	exp.Base, exp.Entries = p.Current, make(map[string]capture.Expected, len(p.Files))
+	for _, f := range p.Files {
+		exp.Entries[f.Path] = capture.Expected{OldMode: f.OldMode, OldOID: f.OldOID, Mode: f.Mode, OID: f.OID}
+	}
+	return exp
 }
 
 func (r *Rewinder) progress(what string) (stop func()) {
