@@ -46,6 +46,12 @@ type Config struct {
 	// AttributesFile is core.attributesFile, where attributes may ask for
 	// conversions too ("" for git's default place).
 	AttributesFile string
+	// PackEvery is how many checkpoints apart the loose objects are
+	// packed (capture's packIfDue); 0 never.
+	PackEvery int
+	// PartialClone says objects may be missing on purpose
+	// (extensions.partialClone): nothing is repacked there.
+	PartialClone bool
 	// ExcludesFile is core.excludesFile, the user's own ignore rules (""
 	// for git's default place): a scan a monitor spares must not miss a
 	// change there.
@@ -65,6 +71,7 @@ func Default() Config {
 		HookTimeout:   20 * time.Second,
 		Enabled:       true,
 		RecordPrompts: true,
+		PackEvery:     64,
 	}
 }
 
@@ -72,7 +79,7 @@ func Default() Config {
 // naming the key, not a silent default.
 func Load(ctx context.Context, r *git.Runner) (Config, error) {
 	c := Default()
-	entries, err := r.ConfigGetRegexp(ctx, `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor)$)`)
+	entries, err := r.ConfigGetRegexp(ctx, `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor)$|extensions\.partialclone$)`)
 	if err != nil {
 		return c, err
 	}
@@ -89,6 +96,9 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 			continue
 		case "core.excludesfile":
 			c.ExcludesFile = v
+			continue
+		case "extensions.partialclone":
+			c.PartialClone = v != ""
 			continue
 		case "core.eol":
 			c.EOL = c.EOL || strings.EqualFold(v, "crlf")
@@ -116,13 +126,11 @@ func (c *Config) set(key, val string) error {
 	case "maxtotalbytes":
 		c.MaxTotalBytes, err = ParseBytes(val)
 	case "keep":
-		if c.Keep, err = strconv.Atoi(val); err == nil && c.Keep < 0 {
-			err = fmt.Errorf("want a count of 0 or more")
-		}
+		c.Keep, err = parseCount(val)
+	case "packevery":
+		c.PackEvery, err = parseCount(val)
 	case "keepremote":
-		if c.KeepRemote, err = strconv.Atoi(val); err == nil && c.KeepRemote < 0 {
-			err = fmt.Errorf("want a count of 0 or more")
-		}
+		c.KeepRemote, err = parseCount(val)
 	case "keepfor":
 		c.KeepFor, err = ParseDuration(val)
 	case "keepsafety":
@@ -141,6 +149,15 @@ func (c *Config) set(key, val string) error {
 		c.MCPRewind, err = ParseBool(val)
 	}
 	return err
+}
+
+// parseCount reads a count of 0 or more.
+func parseCount(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("want a count of 0 or more")
+	}
+	return n, nil
 }
 
 // ParseBytes reads a size the way git does: a number with an optional k, m

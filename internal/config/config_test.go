@@ -64,7 +64,7 @@ func TestSet(t *testing.T) {
 	for key, val := range map[string]string{
 		"maxfilebytes": "1m", "maxtotalbytes": "2g", "keep": "7", "keepremote": "3", "keepfor": "3d",
 		"keepsafety": "1h", "locktimeout": "2s", "hooktimeout": "5s", "fsmonitor": "yes", "enabled": "off", "recordprompts": "false",
-		"mcprewind":  "true",
+		"mcprewind": "true", "packevery": "0",
 		"unknownkey": "ignored",
 	} {
 		if err := c.set(key, val); err != nil {
@@ -76,7 +76,7 @@ func TestSet(t *testing.T) {
 	if c != want {
 		t.Errorf("after set: %+v, want %+v", c, want)
 	}
-	for key, val := range map[string]string{"keep": "many", "keepremote": "-1", "enabled": "maybe", "locktimeout": "forever", "maxfilebytes": "-1", "mcprewind": "sometimes"} {
+	for key, val := range map[string]string{"keep": "many", "keepremote": "-1", "packevery": "-2", "enabled": "maybe", "locktimeout": "forever", "maxfilebytes": "-1", "mcprewind": "sometimes"} {
 		if err := c.set(key, val); err == nil {
 			t.Errorf("set(%s, %q) accepted a bad value", key, val)
 		}

@@ -1,0 +1,45 @@
+package capture
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// Every checkpoint writes its objects loose: a blob per changed file, a
+// tree per directory on its paths and a commit, each a file of its own
+// that takes a whole disk block (4 KiB here) however small it is. A long
+// session of per-tool checkpoints, each a few KiB of content, so took
+// 35 KiB of disk apiece until the repository's gc packed them. So every
+// checkpoint.packEvery-th checkpoint (by number) packs the loose objects
+// (git.PackLoose): about 40 ms for a few hundred objects, once in that many
+// captures. It deletes nothing that is not then in a pack, and never
+// prunes: it is not gc, which the tool never runs (DESIGN 2, invariant 8).
+
+// maxLooseToPack is the most loose objects a capture packs. Past it, most
+// are not the checkpoints' (a large import, an unpacked clone), packing
+// them would cost a hook seconds, and git's own gc is about to pack them
+// anyway (gc.auto packs at 6,700).
+const maxLooseToPack = 3000
+
+// packIfDue packs the loose objects after rec when its number is a
+// multiple of Cfg.PackEvery. It never fails the checkpoint, which is safe
+// already: a pack that could not be made leaves the objects loose, as they
+// were.
+func (c *Capturer) packIfDue(ctx context.Context, rec *store.Record) {
+	if every := c.Cfg.PackEvery; every <= 0 || rec.Reused || rec.N%every != 0 || c.Cfg.PartialClone {
+		return
+	}
+	// A repack that rolls up a pack a multi-pack index covers deletes
+	// that index, which the user's maintenance keeps: leave such a
+	// repository to it.
+	if _, err := os.Stat(filepath.Join(c.Repo.CommonDir, "objects", "pack", "multi-pack-index")); err == nil {
+		return
+	}
+	if n, err := c.Git.LooseObjects(ctx); err != nil || n == 0 || n > maxLooseToPack {
+		return
+	}
+	c.Git.PackLoose(ctx)
+}
