@@ -35,11 +35,37 @@ func (c *Capturer) packIfDue(ctx context.Context, rec *store.Record) {
 	// A repack that rolls up a pack a multi-pack index covers deletes
 	// that index, which the user's maintenance keeps: leave such a
 	// repository to it.
-	if _, err := os.Stat(filepath.Join(c.Repo.CommonDir, "objects", "pack", "multi-pack-index")); err == nil {
+	packs := filepath.Join(c.Repo.CommonDir, "objects", "pack")
+	if _, err := os.Stat(filepath.Join(packs, "multi-pack-index")); err == nil {
 		return
 	}
 	if n, err := c.Git.LooseObjects(ctx); err != nil || n == 0 || n > maxLooseToPack {
 		return
 	}
-	c.Git.PackLoose(ctx)
+	c.Git.PackLoose(ctx, largePacks(packs))
+}
+
+// largePack is the size from which a pack is never rolled up by a
+// capture's pack: rewriting the repository's own pack (hundreds of MB
+// for a large tree) would cost a hook seconds to minutes. What the
+// checkpoints write rolls up into packs below it, a few thousand
+// checkpoints each.
+const largePack = 8 << 20
+
+// largePacks names the packs in dir of largePack bytes or more.
+func largePacks(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) != ".pack" {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Size() >= largePack {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }

@@ -27,13 +27,19 @@ func (r *Runner) LooseObjects(ctx context.Context) (int, error) {
 // PackLoose stores the repository's loose objects in a pack, and rolls
 // the small packs up with it, by `git repack -d -l --geometric=2`: each
 // pack kept holds at least twice the objects of the next smaller one, so
-// the packs stay few (a logarithm of the objects) and the large ones are
-// not rewritten. The loose objects are found by listing their directories,
-// not by walking history, so the cost follows the loose objects and not
-// the repository. Nothing is pruned and no object is deleted but a loose
-// or packed copy of one now in the new pack: this is not gc. No bitmap
-// (incompatible with a partial repack) and no server info are written.
-func (r *Runner) PackLoose(ctx context.Context) error {
-	_, err := r.Run(ctx, Cmd{Args: []string{"repack", "-d", "-l", "-n", "-q", "--geometric=2", "--no-write-bitmap-index"}})
+// the packs stay few (a logarithm of the objects). The packs named in keep
+// (the large ones) are left as they are whatever that rule says, so the
+// cost stays that of the small ones. The loose objects are found by
+// listing their directories, not by walking history, so the cost follows
+// the loose objects and not the repository. Nothing is pruned and no
+// object is deleted but a loose or packed copy of one now in the new
+// pack: this is not gc. No bitmap (incompatible with a partial repack) and
+// no server info are written.
+func (r *Runner) PackLoose(ctx context.Context, keep []string) error {
+	args := []string{"repack", "-d", "-l", "-n", "-q", "--geometric=2", "--no-write-bitmap-index"}
+	for _, k := range keep {
+		args = append(args, "--keep-pack="+k)
+	}
+	_, err := r.Run(ctx, Cmd{Args: args})
 	return err
 }
