@@ -27,6 +27,19 @@ func (r *Runner) ConfigGetRegexp(ctx context.Context, pattern string) ([]ConfigE
 	return parseConfig(out), nil
 }
 
+// ConfigGet reads the last value of one key (`git config -z --get`), as
+// the user configured it; ok is false when the key is not set.
+func (r *Runner) ConfigGet(ctx context.Context, key string) (value string, ok bool, err error) {
+	out, err := r.Run(ctx, Cmd{Args: []string{"config", "-z", "--get", key}, User: true})
+	if err != nil {
+		if NoMatch(err) {
+			return "", false, nil
+		}
+		return "", false, err
+	}
+	return strings.TrimSuffix(string(out), "\x00"), true, nil
+}
+
 func parseConfig(out []byte) []ConfigEntry {
 	var entries []ConfigEntry
 	for _, item := range splitNUL(out) {

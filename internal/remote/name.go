@@ -13,14 +13,12 @@ import (
 func Default(ctx context.Context, g *git.Runner, branch string) (string, error) {
 	name, ok := strings.CutPrefix(branch, "refs/heads/")
 	if ok {
-		out, err := g.Run(ctx, git.Cmd{Args: []string{"config", "--get", "branch." + name + ".remote"}})
-		switch {
-		case err == nil:
-			if r := strings.TrimSpace(string(out)); r != "" && r != "." {
-				return r, nil
-			}
-		case !git.NoMatch(err):
+		r, set, err := g.ConfigGet(ctx, "branch."+name+".remote")
+		if err != nil {
 			return "", err
+		}
+		if set && r != "" && r != "." {
+			return r, nil
 		}
 	}
 	return "origin", nil
