@@ -332,7 +332,7 @@ func TestPartialWithExpect(t *testing.T) {
 	ctx := context.Background()
 	top := c.Repo.Top
 	var trace strings.Builder
-	c.Git.Trace = &trace
+	c.Git.Trace = &git.LockedWriter{W: &trace}
 	rng := rand.New(rand.NewPCG(11, 13))
 	dirs := []string{"", "x", "d/e", "new/deeper"}
 	fast, slow := 0, 0
