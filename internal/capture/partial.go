@@ -315,10 +315,9 @@ func (e *Expect) baseOf(base string, items []*named) bool {
 		}
 	}
 	for _, it := range items {
-		x := e.Entries[it.path]
-		it.base, it.inBase = treeEntry{mode: x.OldMode, oid: x.OldOID}, x.OldMode != absentMode
-		if !it.inBase {
-			it.base = treeEntry{}
+		it.base, it.inBase = treeEntry{}, false
+		if x := e.Entries[it.path]; x.OldMode != absentMode {
+			it.base, it.inBase = treeEntry{mode: x.OldMode, oid: x.OldOID}, true
 		}
 	}
 	return true

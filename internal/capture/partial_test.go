@@ -40,6 +40,18 @@ func testRepo(t *testing.T, files map[string]string) (*Capturer, *store.Journal)
 	return c, j
 }
 
+// namesRepo is testRepo with a file of each name in x/ and in d/e/, and
+// the .gitignore given, for the randomized tests to edit.
+func namesRepo(t *testing.T, names []string, gitignore string) (*Capturer, *store.Journal) {
+	t.Helper()
+	initial := map[string]string{".gitignore": gitignore}
+	for i, n := range names {
+		initial["x/"+n] = fmt.Sprint("x ", i, "\n")
+		initial["d/e/"+n] = fmt.Sprint("d ", i, "\n")
+	}
+	return testRepo(t, initial)
+}
+
 // rewrite replaces whatever is at p (a symlink too) by a file.
 func rewrite(t *testing.T, p, content string) {
 	t.Helper()
@@ -52,12 +64,7 @@ func rewrite(t *testing.T, p, content string) {
 // checks that the partial tree is the tree a full scan then finds.
 func TestPartialMatchesFullScan(t *testing.T) {
 	names := []string{"a", "b c", "é", `q"uote`, `back\slash`, "tab\tx", "-dash", "x", "x.c", "x-y", "x0"}
-	initial := map[string]string{".gitignore": "*.log\n/build/\n"}
-	for i, n := range names {
-		initial["x/"+n] = fmt.Sprint("x ", i, "\n")
-		initial["d/e/"+n] = fmt.Sprint("d ", i, "\n")
-	}
-	c, j := testRepo(t, initial)
+	c, j := namesRepo(t, names, "*.log\n/build/\n")
 	ctx := context.Background()
 	top := c.Repo.Top
 	rng := rand.New(rand.NewPCG(5, 7))
@@ -323,12 +330,7 @@ func TestPrehashKeepsBaseMode(t *testing.T) {
 // wrong one it splices as usual and is still the tree a full scan finds.
 func TestPartialWithExpect(t *testing.T) {
 	names := []string{"a", "b c", "é", "x", "x.c", "x0"}
-	initial := map[string]string{".gitignore": "*.log\n"}
-	for i, n := range names {
-		initial["x/"+n] = fmt.Sprint("x ", i, "\n")
-		initial["d/e/"+n] = fmt.Sprint("d ", i, "\n")
-	}
-	c, j := testRepo(t, initial)
+	c, j := namesRepo(t, names, "*.log\n")
 	ctx := context.Background()
 	top := c.Repo.Top
 	var trace strings.Builder
