@@ -35,5 +35,5 @@ func (c *mcpCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 // tree is this session's working tree as the MCP server's tools use it.
 func (s *session) tree() *mcp.Tree {
 	return &mcp.Tree{Git: s.git, Repo: s.repo, Store: s.store, Capture: s.cap, Config: s.cfg,
-		Rewinder: s.rewinder(), Journal: s.journal, Lock: s.lock, Rel: s.rel}
+		Rewinder: s.rewinder(), Journal: s.journal, Lock: s.lock, Rel: s.rel, Resolve: s.resolveRecord}
 }

@@ -22,3 +22,9 @@ func (s *session) resolve(ctx context.Context, j *store.Journal, refs map[int]st
 	}
 	return remote.Resolve(ctx, s.git, own, id)
 }
+
+// resolveRecord is resolve without the journal the checkpoint belongs to.
+func (s *session) resolveRecord(ctx context.Context, j *store.Journal, refs map[int]string, id string) (*store.Record, error) {
+	r, _, err := s.resolve(ctx, j, refs, id)
+	return r, err
+}

@@ -166,13 +166,9 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 // rewinder is the rewind transaction of this session's tree.
 func (s *session) rewinder() *rewind.Rewinder {
 	return &rewind.Rewinder{Git: s.git, Repo: s.repo, Store: s.store, Capture: s.cap, Fail: s.fail,
-		Journal: s.journal, Progress: s.progress, Fetched: s.fetched}
-}
-
-// fetched resolves the id of a fetched store's checkpoint ("1c1aecbe:k3").
-func (s *session) fetched(ctx context.Context, id string) (*store.Record, error) {
-	r, _, err := s.resolve(ctx, nil, nil, id)
-	return r, err
+		Journal: s.journal, Progress: s.progress, Fetched: func(ctx context.Context, id string) (*store.Record, error) {
+			return s.resolveRecord(ctx, nil, nil, id)
+		}}
 }
 
 // interactive reports whether a person can answer a prompt.

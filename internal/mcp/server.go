@@ -50,6 +50,10 @@ type Tree struct {
 	Journal func(context.Context) (*store.Journal, map[int]string, error)
 	// Lock takes the store lock, as a writer does.
 	Lock func(context.Context) (unlock func(), err error)
+	// Resolve finds the checkpoint an id names: this tree's (in the
+	// journal and refs given), or a fetched store's ("1c1aecbe:k3"), as
+	// every command does.
+	Resolve func(ctx context.Context, j *store.Journal, refs map[int]string, id string) (*store.Record, error)
 	// Rel turns a path the model gave (absolute, or relative to where the
 	// server runs) into one from the top of the tree, refusing one
 	// outside it.
