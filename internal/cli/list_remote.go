@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/remote"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
@@ -20,11 +19,7 @@ type remoteStoreDoc struct {
 // listRemote lists the fetched stores' checkpoints, each store's newest
 // first, with ids that name the store ("1c1aecbe:k3").
 func (c *listCmd) listRemote(ctx context.Context, s *session) error {
-	own, err := s.store.ID()
-	if err != nil {
-		return err
-	}
-	stores, err := remote.Stores(ctx, s.git, own)
+	stores, err := s.fetchedStores(ctx)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/remote"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
@@ -12,11 +11,7 @@ import (
 // every id qualified with the store ("1c1aecbe:t2"), so that each one
 // printed is one rewind, show and diff take.
 func (c *logCmd) logRemote(ctx context.Context, s *session) error {
-	own, err := s.store.ID()
-	if err != nil {
-		return err
-	}
-	stores, err := remote.Stores(ctx, s.git, own)
+	stores, err := s.fetchedStores(ctx)
 	if err != nil {
 		return err
 	}

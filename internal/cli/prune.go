@@ -101,11 +101,7 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 
 // trimFetched applies checkpoint.keepRemote to the stores fetched here.
 func (s *session) trimFetched(ctx context.Context, dry bool) ([]remote.Trimmed, error) {
-	own, err := s.store.ID()
-	if err != nil {
-		return nil, err
-	}
-	stores, err := remote.Stores(ctx, s.git, own)
+	stores, err := s.fetchedStores(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -28,3 +28,12 @@ func (s *session) resolveRecord(ctx context.Context, j *store.Journal, refs map[
 	r, _, err := s.resolve(ctx, j, refs, id)
 	return r, err
 }
+
+// fetchedStores reads the stores fetched here, every one but this tree's.
+func (s *session) fetchedStores(ctx context.Context) ([]*remote.Fetched, error) {
+	own, err := s.store.ID()
+	if err != nil {
+		return nil, err
+	}
+	return remote.Stores(ctx, s.git, own)
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
-	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // Fork is the JSON document of `git rewind --worktree`.
@@ -61,19 +60,22 @@ func (r *Rewinder) Fork(ctx context.Context, id, path string, dry bool) (*Fork, 
 		return nil, fault.New(fault.UnsupportedUnbornHead, "%s was taken before the first commit: a worktree needs a commit to start from", target.ID).
 			WithHint("rewind this tree instead: 'git rewind " + target.ID + "'")
 	}
-	if foreign {
-		if err := r.haveHead(ctx, target); err != nil {
-			return nil, err
-		}
+	// The worktree starts from the target's HEAD: a fetched one's may be
+	// missing here (a push carries it, but a shallow repository, or a
+	// fetch that could not bring every object, may lack it).
+	headTree, err := HeadTree(ctx, r.Git, target)
+	if err != nil && foreign {
+		return nil, fault.New(fault.NotFoundCommit, "%s was taken on HEAD %s, which this repository does not have", target.ID, fault.Short(target.Head)).
+			WithHint("bring it with 'git fetch REMOTE " + target.Head + "' (or 'git fetch --unshallow REMOTE' in a shallow clone), then run this again").
+			WithData(map[string]string{"id": target.ID, "head": target.Head})
+	}
+	if err != nil {
+		return nil, err
 	}
 	path = filepath.Clean(path)
 	// A ref name takes no colon: a fetched checkpoint's branch is
 	// rewind/1c1aecbe-k3.
 	branch, err := r.freeBranch(ctx, "rewind/"+strings.ReplaceAll(target.ID, ":", "-"))
-	if err != nil {
-		return nil, err
-	}
-	headTree, err := HeadTree(ctx, r.Git, target)
 	if err != nil {
 		return nil, err
 	}
@@ -109,17 +111,4 @@ func (r *Rewinder) freeBranch(ctx context.Context, name string) (string, error) 
 		cand = name + "-" + strconv.Itoa(i)
 	}
 	return cand, nil
-}
-
-// haveHead refuses a fetched checkpoint whose HEAD commit is not here: a
-// push carries it, but a shallow repository, or a fetch that could not
-// bring every object, may lack it, and the worktree starts from it.
-func (r *Rewinder) haveHead(ctx context.Context, target *store.Record) error {
-	objs, err := r.Git.CatFile(ctx, []string{target.Head + "^{commit}"})
-	if err != nil || !objs[0].Missing {
-		return err
-	}
-	return fault.New(fault.NotFoundCommit, "%s was taken on HEAD %s, which this repository does not have", target.ID, fault.Short(target.Head)).
-		WithHint("bring it with 'git fetch REMOTE " + target.Head + "' (or 'git fetch --unshallow REMOTE' in a shallow clone), then run this again").
-		WithData(map[string]string{"id": target.ID, "head": target.Head})
 }
