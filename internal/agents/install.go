@@ -140,11 +140,20 @@ func (f settingsFile) hooks(a Agent) settings { return settings{a.Name, a.hooked
 // file is the settings file for scope, refusing a scope of the tree
 // outside one.
 func (f settingsFile) file(scope string, env Env) (string, error) {
-	if scope != ScopeUser && env.Top == "" {
-		return "", fault.New(fault.UnsupportedNoRepository, "not in a git working tree: --scope %s installs into one", scope).
-			WithHint("run it inside the repository, or use --scope user")
+	if err := inTree(scope, env, "installs into one"); err != nil {
+		return "", err
 	}
 	return f.path(scope, env), nil
+}
+
+// inTree refuses a scope of the working tree (local, project) outside one;
+// does says what that scope does there.
+func inTree(scope string, env Env, does string) error {
+	if scope != ScopeUser && env.Top == "" {
+		return fault.New(fault.UnsupportedNoRepository, "not in a git working tree: --scope %s %s", scope, does).
+			WithHint("run it inside the repository, or use --scope user")
+	}
+	return nil
 }
 
 func (f settingsFile) install(a Agent, scope string, env Env) ([]File, []string, error) {

@@ -40,11 +40,7 @@ const mcpCommand = "git-checkpoint"
 // server of the user's under the same name is left alone, and a second
 // run changes nothing.
 func InstallMCP(agent, scope string, env Env) (*Result, error) {
-	a, p, err := lookupMCP(agent, scope)
-	if err != nil {
-		return nil, err
-	}
-	path, err := p.path(a, scope, env)
+	p, path, err := mcpFile(agent, scope, env)
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +64,7 @@ func InstallMCP(agent, scope string, env Env) (*Result, error) {
 // install left it gets its bytes from before back; any other loses the
 // server git-checkpoint registered, and the objects that only held it.
 func UninstallMCP(agent, scope string, env Env) (*Result, error) {
-	a, p, err := lookupMCP(agent, scope)
-	if err != nil {
-		return nil, err
-	}
-	path, err := p.path(a, scope, env)
+	p, path, err := mcpFile(agent, scope, env)
 	if err != nil {
 		return nil, err
 	}
@@ -134,6 +126,17 @@ func MCPSnippet(agent string) (Snippet, error) {
 	return Snippet{a.Name + "-mcp.json", p.where, string(d.Src)}, nil
 }
 
+// mcpFile is the agent's MCP place and the file it registers servers in
+// for scope.
+func mcpFile(agent, scope string, env Env) (*mcpPlace, string, error) {
+	a, p, err := lookupMCP(agent, scope)
+	if err != nil {
+		return nil, "", err
+	}
+	path, err := p.path(a, scope, env)
+	return p, path, err
+}
+
 func lookupMCP(agent, scope string) (Agent, *mcpPlace, error) {
 	a, err := lookupScope(agent, scope)
 	if err != nil {
@@ -158,9 +161,8 @@ func mcpAgents() []string {
 
 // path is the file for scope, refusing a scope of the tree outside one.
 func (p *mcpPlace) path(a Agent, scope string, env Env) (string, error) {
-	if scope != ScopeUser && env.Top == "" {
-		return "", fault.New(fault.UnsupportedNoRepository, "not in a git working tree: --scope %s registers the server for one", scope).
-			WithHint("run it inside the repository, or use --scope user")
+	if err := inTree(scope, env, "registers the server for one"); err != nil {
+		return "", err
 	}
 	return p.file(scope, env), nil
 }

@@ -22,9 +22,8 @@ type pluginFile struct {
 }
 
 func (p pluginFile) file(scope string, env Env) (string, error) {
-	if scope != ScopeUser && env.Top == "" {
-		return "", fault.New(fault.UnsupportedNoRepository, "not in a git working tree: --scope %s installs into one", scope).
-			WithHint("run it inside the repository, or use --scope user")
+	if err := inTree(scope, env, "installs into one"); err != nil {
+		return "", err
 	}
 	return p.path(scope, env), nil
 }
