@@ -173,19 +173,7 @@ func (d *Doc) Append(path []string, raw []byte) error {
 	for i, k := range path {
 		next := c.Get(k)
 		if next == nil {
-			// Build the rest of the path around raw: {"b": {"c": [raw]}}.
-			value := "[" + string(raw) + "]"
-			for j := len(path) - 1; j > i; j-- {
-				key, _ := json.Marshal(path[j])
-				value = "{" + string(key) + ":" + value + "}"
-			}
-			indent, inline := d.childPlace(c)
-			text, err := d.render([]byte(value), indent, inline)
-			if err != nil {
-				return err
-			}
-			key, _ := json.Marshal(k)
-			return d.insert(c, string(key)+": "+text, indent, inline)
+			return d.insertPath(c, path, i, "["+string(raw)+"]")
 		}
 		want := Object
 		if i == len(path)-1 {
@@ -290,19 +278,7 @@ func (d *Doc) Put(path []string, raw []byte) error {
 	for i, k := range path {
 		next := c.Get(k)
 		if next == nil {
-			// Build the rest of the path around raw: {"b": {"c": raw}}.
-			value := string(raw)
-			for j := len(path) - 1; j > i; j-- {
-				key, _ := json.Marshal(path[j])
-				value = "{" + string(key) + ":" + value + "}"
-			}
-			indent, inline := d.childPlace(c)
-			text, err := d.render([]byte(value), indent, inline)
-			if err != nil {
-				return err
-			}
-			key, _ := json.Marshal(k)
-			return d.insert(c, string(key)+": "+text, indent, inline)
+			return d.insertPath(c, path, i, string(raw))
 		}
 		if next.Kind != Object {
 			return fmt.Errorf("%s is not an object", strings.Join(path[:i+1], "."))
@@ -310,4 +286,21 @@ func (d *Doc) Put(path []string, raw []byte) error {
 		c = next
 	}
 	return nil
+}
+
+// insertPath adds to the object c, which has no member path[i], that
+// member with the rest of the path built around value: for path a.b.c, i
+// 0 and value v, "a": {"b": {"c": v}}.
+func (d *Doc) insertPath(c *Value, path []string, i int, value string) error {
+	for j := len(path) - 1; j > i; j-- {
+		key, _ := json.Marshal(path[j])
+		value = "{" + string(key) + ":" + value + "}"
+	}
+	indent, inline := d.childPlace(c)
+	text, err := d.render([]byte(value), indent, inline)
+	if err != nil {
+		return err
+	}
+	key, _ := json.Marshal(path[i])
+	return d.insert(c, string(key)+": "+text, indent, inline)
 }
