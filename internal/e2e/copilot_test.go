@@ -13,117 +13,27 @@ import (
 // install copilot` writes into .github/copilot/settings.local.json.
 // Copilot CLI runs a repository's hooks only in a folder the person has
 // trusted; the harness records the folder as trusted, as Copilot's trust
-// dialog does.
+// dialog does. It speaks the Anthropic API to the fake model; a create is
+// Write in the hooks' names. It resumes a session only by adding to it and
+// forks one only from its interactive /fork.
 func copilotStory(t *testing.T, tools string) {
-	f := newFixture(t, tools)
-
-	// install, as the README says
-	res := f.exits(0, "git", "checkpoint", "install", "copilot")
-	wantOutput(t, res, "created   .github/copilot/settings.local.json\n"+
-		"note: Copilot CLI runs a repository's hooks only in a folder it trusts: start 'copilot' here once and trust the folder\n", "")
-	before := f.manifest()
-
-	// turn 1: a create (Write, in the hooks' names) and a shell command;
-	// turn 2 (the session resumed with --resume): another create
-	srv := agenttest.NewClaudeServer(t, agenttest.Script{Steps: []agenttest.Step{
-		agenttest.Do(agenttest.CopilotCreate(f.path("written.txt"), "written by the agent\n")),
-		agenttest.Do(agenttest.CopilotBash(shellEdit)),
-		agenttest.Say("TURN-ONE-DONE"),
-		agenttest.Do(agenttest.CopilotCreate(f.path("second.txt"), "second\n")),
-		agenttest.Say("TURN-TWO-DONE"),
-	}})
-	run := agenttest.Run{Dir: f.dir, Home: f.home, URL: srv.URL, Env: f.env}
-	run.Prompt = "TURN-ONE: edit the files"
-	first := agenttest.RunCopilot(t, run)
-	f.ran(first, srv)
-	session := copilotSession(t, first)
-	f.turnOneDone()
-	sameLines(t, "journal of turn 1", boundaries(t, f.journal(), session, "copilot"), []string{
-		"turn_start t1",
-		"tool t1 Write written.txt",
-		"tool t1 Bash", // Copilot CLI does not say which files a command changed
-		"turn_end t1 (reused)",
+	hookedStory(t, tools, hookedAgent{
+		name: "copilot",
+		install: "created   .github/copilot/settings.local.json\n" +
+			"note: Copilot CLI runs a repository's hooks only in a folder it trusts: start 'copilot' here once and trust the folder\n",
+		server: agenttest.NewClaudeServer, run: agenttest.RunCopilot, session: copilotSession,
+		resume: func(session string) []string { return []string{"--resume=" + session} },
+		write:  agenttest.CopilotCreate, shell: agenttest.CopilotBash, writeTool: "Write", shellTool: "Bash",
+		afterTurnOne: func(f *fixture) {
+			var log struct {
+				Turns []struct{ Turn, Prompt string }
+			}
+			f.exitsJSON(0, &log, "git", "checkpoint", "log", "--json")
+			if len(log.Turns) != 1 || log.Turns[0].Prompt != "TURN-ONE: edit the files" {
+				f.t.Errorf("git checkpoint log --json: turns %+v, want t1 with the prompt", log.Turns)
+			}
+		},
 	})
-	var log struct {
-		Turns []struct{ Turn, Prompt string }
-	}
-	f.exitsJSON(0, &log, "git", "checkpoint", "log", "--json")
-	if len(log.Turns) != 1 || log.Turns[0].Prompt != "TURN-ONE: edit the files" {
-		t.Errorf("git checkpoint log --json: turns %+v, want t1 with the prompt", log.Turns)
-	}
-
-	// a person's edit between the turns
-	f.write("person.txt", personEdit)
-	beforeTurn2 := f.manifest()
-
-	run.Prompt, run.Args = "TURN-TWO: once more", []string{"--resume=" + session}
-	second := agenttest.RunCopilot(t, run)
-	f.ran(second, srv)
-	if got := copilotSession(t, second); got != session {
-		t.Fatalf("the resumed run is session %s, want %s", got, session)
-	}
-	sameLines(t, "journal of turn 2", boundaries(t, fromTurn(f.journal(), "t2"), session, "copilot"), []string{
-		"turn_start t2",
-		"tool t2 Write second.txt",
-		"turn_end t2 (reused)",
-	})
-	sameLines(t, "git checkpoint list", listed(t, f.list(), session, "copilot"), []string{
-		"k1 turn_start t1",
-		"k2 tool t1 Write",
-		"k3 tool t1 Bash",
-		"k4 turn_start t2",
-		"k5 tool t2 Write",
-	})
-
-	// rewind to the start of turn 2. Copilot CLI resumes a session only by
-	// adding to it and forks one only from its interactive /fork: no
-	// command is printed.
-	res = f.exits(0, "git", "rewind", "t2", "--yes")
-	wantOutput(t, res, "rewound to k4\n"+
-		"  delete agent        second.txt\n"+
-		"1 path: 1 delete\n"+
-		"safety checkpoint k6; undo with: git rewind --undo\n", "")
-	f.sameTree("after git rewind t2", beforeTurn2)
-
-	f.rewindToStart(before)
-
-	// the next prompt of the session: the model gets the note with it
-	next := agenttest.NewClaudeServer(t, agenttest.Script{Steps: append(make([]agenttest.Step, 5), agenttest.Say("NEXT-REPLY"))})
-	run.URL, run.Prompt = next.URL, "AFTER-REWIND: carry on"
-	third := agenttest.RunCopilot(t, run)
-	f.ran(third, next)
-	body := firstStep(t, next, 5)
-	for _, s := range []string{"TURN-TWO", "AFTER-REWIND", noteFor("k1") + ", the start of turn t1"} {
-		if !strings.Contains(body, s) {
-			t.Errorf("the next request lacks %q:\n%s", s, shorten(body))
-		}
-	}
-	f.noteTaken()
-
-	// two more turns of the session: the first ends with a create, which
-	// the second's start reuses; the second runs a command. A bare rewind
-	// undoes the second alone.
-	more := agenttest.NewClaudeServer(t, agenttest.Script{Steps: append(make([]agenttest.Step, 6),
-		agenttest.Do(agenttest.CopilotCreate(f.path(keptFile), keptContent)),
-		agenttest.Say("KEEP-DONE"),
-		agenttest.Do(agenttest.CopilotBash(shellMake)),
-		agenttest.Say("MAKE-DONE"),
-	)})
-	run.URL, run.Prompt = more.URL, "KEEP: write a file"
-	f.ran(agenttest.RunCopilot(t, run), more)
-	firstStep(t, more, 6)
-	afterKeep := f.manifest()
-	run.Prompt = "MAKE: run a command"
-	f.ran(agenttest.RunCopilot(t, run), more)
-	sameLines(t, "journal of turns 4 and 5", boundaries(t, fromTurn(f.journal(), "t4"), session, "copilot"), []string{
-		"turn_start t4 (reused)",
-		"tool t4 Write " + keptFile,
-		"turn_end t4 (reused)",
-		"turn_start t5 (reused)", // the create's checkpoint, a partial one
-		"tool t5 Bash",
-		"turn_end t5 (reused)",
-	})
-	f.bareRewindUndoesLatestTurn("t5", true, afterKeep)
 }
 
 // copilotSubagentStory: a Copilot CLI subagent (its task tool, Agent in
