@@ -33,10 +33,7 @@ type chatRequest struct {
 	Model    string            `json:"model"`
 	Stream   bool              `json:"stream"`
 	Tools    []json.RawMessage `json:"tools"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
+	Messages []message         `json:"messages"`
 }
 
 func chatCompletions(w http.ResponseWriter, body []byte, script Script, ids *atomic.Int64) (string, int) {
@@ -45,24 +42,9 @@ func chatCompletions(w http.ResponseWriter, body []byte, script Script, ids *ato
 		writeJSON(w, 400, map[string]any{"error": map[string]any{"message": err.Error(), "type": "invalid_request_error"}})
 		return KindOther, -1
 	}
-	kind, index := KindSide, -1
-	step := Say(script.sideText())
-	if len(req.Tools) > 0 {
-		// Each model reply is one assistant message in the history, its
-		// tool calls and text together.
-		first, seen := "", false
-		assistants := 0
-		for _, m := range req.Messages {
-			if m.Role == "user" && !seen {
-				first, seen = claudeText(m.Content), true
-			}
-			if m.Role == "assistant" {
-				assistants++
-			}
-		}
-		kind, index = KindStep, assistants
-		step = script.step(script.conversation(first), assistants)
-	}
+	// Each model reply is one assistant message in the history, its tool
+	// calls and text together.
+	kind, index, step := script.answer(len(req.Tools) > 0, req.Messages)
 
 	var calls []map[string]any
 	for i, c := range step.Calls {

@@ -34,10 +34,7 @@ type claudeRequest struct {
 	Model    string            `json:"model"`
 	Stream   bool              `json:"stream"`
 	Tools    []json.RawMessage `json:"tools"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
+	Messages []message         `json:"messages"`
 }
 
 func claudeMessages(w http.ResponseWriter, body []byte, script Script, ids *atomic.Int64) (string, int) {
@@ -46,22 +43,7 @@ func claudeMessages(w http.ResponseWriter, body []byte, script Script, ids *atom
 		writeJSON(w, 400, map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": err.Error()}})
 		return KindOther, -1
 	}
-	kind, index := KindSide, -1
-	step := Say(script.sideText())
-	if len(req.Tools) > 0 {
-		first := ""
-		assistants := 0
-		for i, m := range req.Messages {
-			if m.Role == "user" && i == 0 {
-				first = claudeText(m.Content)
-			}
-			if m.Role == "assistant" {
-				assistants++
-			}
-		}
-		kind, index = KindStep, assistants
-		step = script.step(script.conversation(first), assistants)
-	}
+	kind, index, step := script.answer(len(req.Tools) > 0, req.Messages)
 
 	// Build the content blocks once; stream them or send them whole.
 	type block struct {

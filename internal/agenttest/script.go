@@ -1,6 +1,7 @@
 package agenttest
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 )
@@ -103,4 +104,31 @@ func (s Script) conversation(firstUser string) []Step {
 		}
 	}
 	return s.Steps
+}
+
+// message is one message of a request's history, as the Anthropic
+// Messages and the OpenAI Chat Completions APIs both send it.
+type message struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// answer is what a request of those APIs gets: one offering no tools is a
+// side request (a title, a summary), answered with the side text; one
+// offering tools is a turn of the conversation its first user message
+// names, at the step after the model replies its history holds.
+func (s Script) answer(tools bool, messages []message) (kind string, index int, step Step) {
+	if !tools {
+		return KindSide, -1, Say(s.sideText())
+	}
+	first, seen, replies := "", false, 0
+	for _, m := range messages {
+		switch {
+		case m.Role == "user" && !seen:
+			first, seen = claudeText(m.Content), true
+		case m.Role == "assistant":
+			replies++
+		}
+	}
+	return KindStep, replies, s.step(s.conversation(first), replies)
 }
