@@ -270,37 +270,21 @@ func TestMCPOutsideEdits(t *testing.T) {
 // ("<store>:k1"), as rewind_plan and the command line's diff do.
 func TestMCPDiffFetched(t *testing.T) {
 	env := gitEnv(t)
-	work := t.TempDir()
-	remote, a, b := filepath.Join(work, "remote.git"), filepath.Join(work, "a"), filepath.Join(work, "b")
-	must(t, 0, work, env, "git", "init", "-q", "--bare", "-b", "main", remote)
-	writeFile(t, filepath.Join(a, "f.txt"), "one\n", 0o644)
-	must(t, 0, a, env, "git", "init", "-q", "-b", "main")
-	must(t, 0, a, env, "git", "add", ".")
-	must(t, 0, a, env, "git", "commit", "-q", "-m", "init")
-	must(t, 0, a, env, "git", "remote", "add", "origin", "file://"+remote)
-	must(t, 0, a, env, "git", "push", "-q", "origin", "main")
-	writeFile(t, filepath.Join(a, "f.txt"), "from the other machine\n", 0o644)
-	must(t, 0, a, env, "git", "checkpoint", "-m", "there")
-	must(t, 0, a, env, "git", "checkpoint", "push")
-	must(t, 0, work, env, "git", "clone", "-q", "file://"+remote, b)
-	must(t, 0, b, env, "git", "checkpoint", "fetch")
-	var list struct {
-		Stores []struct {
-			Store       string `json:"store"`
-			Checkpoints []struct {
-				ID string `json:"id"`
-			} `json:"checkpoints"`
-		} `json:"stores"`
-	}
-	if err := json.Unmarshal([]byte(must(t, 0, b, env, "git", "checkpoint", "list", "--remote", "--json").stdout), &list); err != nil ||
-		len(list.Stores) != 1 || len(list.Stores[0].Checkpoints) != 1 {
-		t.Fatalf("list --remote: %+v %v", list, err)
-	}
-	id := list.Stores[0].Checkpoints[0].ID
-	c := startMCP(t, b, env)
+	base := t.TempDir()
+	bare := filepath.Join(base, "remote.git")
+	// HEAD main, the branch newSideAt pushes, so that the clone has files.
+	must(t, 0, base, env, "git", "init", "-q", "--bare", "-b", "main", bare)
+	a := newSideAt(t, env, base, bare)
+	writeFile(t, filepath.Join(a.dir, "a.txt"), "from the other machine\n", 0o644)
+	a.git(t, 0, "checkpoint", "-m", "there")
+	a.git(t, 0, "checkpoint", "push")
+	b := newSide(t, "file://"+bare, "b")
+	b.git(t, 0, "checkpoint", "fetch")
+	id := a.storeID(t)[:8] + ":k1"
+	c := startMCP(t, b.dir, b.env)
 	d := c.ok("diff", map[string]any{"from": id})
-	if diff := d["diff"].(string); !strings.Contains(diff, "-from the other machine\n+one\n") || d["from"] != id {
+	if diff := d["diff"].(string); !strings.Contains(diff, "-from the other machine\n+a\n") || d["from"] != id {
 		t.Errorf("diff from %s to the tree here: %v", id, d)
 	}
-	c.fails("not_found.checkpoint", "diff", map[string]any{"from": strings.Split(id, ":")[0] + ":k9"})
+	c.fails("not_found.checkpoint", "diff", map[string]any{"from": a.storeID(t)[:8] + ":k9"})
 }
