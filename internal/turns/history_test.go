@@ -2,6 +2,7 @@ package turns
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -76,5 +77,30 @@ func TestDiff(t *testing.T) {
 	}
 	if len(diffs[1]) != 0 || len(diffs[2]) != 0 {
 		t.Errorf("a running turn and an empty one have changes: %v, %v", diffs[1], diffs[2])
+	}
+}
+
+// BenchmarkHistory reads the turns of a journal of 10,000 records in 1,000
+// turns (a start, eight tool calls and an end each), as log, the picker
+// and completion do.
+func BenchmarkHistory(b *testing.B) {
+	var evs []store.Event
+	for n := 1; n <= 10000; n++ {
+		reason := store.ReasonTool
+		switch n % 10 {
+		case 1:
+			reason = store.ReasonTurnStart
+		case 0:
+			reason = store.ReasonTurnEnd
+		}
+		evs = append(evs, store.Event{Type: store.EventCheckpoint, Checkpoint: &store.Record{ID: fmt.Sprint("k", n), N: n,
+			Reason: reason, Turn: fmt.Sprint("t", (n+9)/10), Session: "s1", Agent: "claude"}})
+	}
+	j := store.NewJournal(evs...)
+	b.ResetTimer()
+	for range b.N {
+		if ts := History(j); len(ts) != 1000 || ts[999].End == nil {
+			b.Fatalf("History found %d turns", len(ts))
+		}
 	}
 }
