@@ -42,7 +42,9 @@ export const GitCheckpoint = async ({ directory }) => {
   }
   return {
     "chat.message": async (input, output) => hook("chat.message", input?.sessionID, input, output),
-    "tool.execute.after": async (input, output) => hook("tool.execute.after", input?.sessionID, input, output),
+    // The tool's output (a file read, a command's log) can be megabytes,
+    // and names nothing the checkpoint needs: only its input goes.
+    "tool.execute.after": async (input) => hook("tool.execute.after", input?.sessionID, input),
     event: async ({ event }) => {
       const info = event?.properties?.info
       if (event?.type === "session.created" && info?.parentID) parents.set(info.id, info.parentID)

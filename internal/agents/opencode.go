@@ -114,7 +114,8 @@ func openCodePrompt(output json.RawMessage) string {
 // HookTimeout, and does nothing when git-checkpoint is not on PATH.
 // Each event is sent as {hook_event_name, session_id, parent_session_id,
 // cwd, tool_name, input, output}: OpenCode's own objects under input and
-// output (for session.idle, the event's properties under input), and for
+// output (a tool call's input only, never its output, which can be
+// megabytes; for session.idle, the event's properties under input), and for
 // a subagent's session the session of the person's turn that started it,
 // which the plugin learns from OpenCode's session.created event.
 func openCodePlugin() string {
@@ -165,7 +166,9 @@ export const GitCheckpoint = async ({ directory }) => {
   }
   return {
     "chat.message": async (input, output) => hook("chat.message", input?.sessionID, input, output),
-    "tool.execute.after": async (input, output) => hook("tool.execute.after", input?.sessionID, input, output),
+    // The tool's output (a file read, a command's log) can be megabytes,
+    // and names nothing the checkpoint needs: only its input goes.
+    "tool.execute.after": async (input) => hook("tool.execute.after", input?.sessionID, input),
     event: async ({ event }) => {
       const info = event?.properties?.info
       if (event?.type === "session.created" && info?.parentID) parents.set(info.id, info.parentID)

@@ -17,7 +17,10 @@ const { GitCheckpoint } = await import(process.argv[2])
 const hooks = await GitCheckpoint({ directory: process.cwd() })
 await hooks["chat.message"]({ sessionID: "s1" }, { message: {}, parts: [{ type: "text", text: "go" }] })
 hooks.event({ event: { type: "session.created", properties: { info: { id: "s2", parentID: "s1" } } } })
-await hooks["tool.execute.after"]({ tool: "write", sessionID: "s2", callID: "c", args: { filePath: "a" } }, { output: "" })
+// a tool's output can be megabytes (a file read, a build's log): the hook
+// needs none of it
+await hooks["tool.execute.after"]({ tool: "write", sessionID: "s2", callID: "c", args: { filePath: "a" } },
+  { title: "", output: "TOOL-OUTPUT ".repeat(200000), metadata: {} })
 hooks.event({ event: { type: "session.idle", properties: { sessionID: "s1" } } })
 await hooks.dispose()
 // what had been called when dispose returned (OpenCode exits then)
@@ -66,9 +69,12 @@ func TestOpenCodePluginRuns(t *testing.T) {
 		if args != "hook opencode" {
 			t.Errorf("called with %q", args)
 		}
+		if len(body) > 4096 || strings.Contains(body, "TOOL-OUTPUT") {
+			t.Errorf("a call sent %d bytes, the tool's output with them: %.200s", len(body), body)
+		}
 		ev, err := Parse(OpenCode, nil, []byte(body), false)
 		if err != nil {
-			t.Fatalf("%v: %s", err, body)
+			t.Fatalf("%v: %.300s", err, body)
 		}
 		names = append(names, ev.Name+" "+ev.Session+" "+ev.Reason+" "+strings.Join(ev.Names, ","))
 	}
