@@ -11,9 +11,11 @@ BINS    = git-checkpoint git-rewind
 
 all: build
 
+# Built without cgo: nothing needs it, and a statically linked binary starts
+# about 2 ms sooner, which every hook call pays (docs/speed.md, Small trees).
 build:
 	@mkdir -p bin
-	$(GO) build -o bin/ ./cmd/git-checkpoint ./cmd/git-rewind
+	CGO_ENABLED=0 $(GO) build -o bin/ ./cmd/git-checkpoint ./cmd/git-rewind
 
 # The whole test suite: vet, formatting, unit tests and every transcript,
 # then the race detector over the packages that run git from several

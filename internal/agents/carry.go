@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 )
 
 // Carried says whether an agent's conversation can travel with a store's
@@ -22,19 +23,19 @@ func Carried(agent string) bool {
 
 // claudeSlugUnsafe is what Claude Code replaces with "-" when it makes a
 // project's directory name of the path it runs in.
-var claudeSlugUnsafe = regexp.MustCompile(`[^A-Za-z0-9]`)
+var claudeSlugUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9]`) })
 
 // claudeSlugMax is the longest project directory name Claude Code uses
 // as it is; it shortens longer ones with a hash of its own.
 const claudeSlugMax = 200
 
 // sessionName is a session id that is safe as a file name.
-var sessionName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var sessionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`) })
 
 // TranscriptName is the file name a carried session's transcript travels
 // under, or "" when the session id is not one that may name a file.
 func TranscriptName(session string) string {
-	if !sessionName.MatchString(session) {
+	if !sessionName().MatchString(session) {
 		return ""
 	}
 	return session + ".jsonl"
@@ -49,7 +50,7 @@ func TranscriptPath(env Env, dir, session string) (string, error) {
 	if name == "" {
 		return "", fmt.Errorf("session id %q cannot name a file", session)
 	}
-	slug := claudeSlugUnsafe.ReplaceAllString(dir, "-")
+	slug := claudeSlugUnsafe().ReplaceAllString(dir, "-")
 	if len(slug) > claudeSlugMax {
 		return "", fmt.Errorf("%s is too long a path: Claude Code shortens its project name with a hash of its own", dir)
 	}

@@ -224,11 +224,28 @@ func measureSize(o *options, shape Shape, env []string, logf func(string, ...any
 		return nil, err
 	}
 	b := &bed{fx: fx, env: env, scratch: scratch, tool: o.tool, tracked: shape.tracked()}
-	cases := slices.DeleteFunc(b.cases(), func(c benchCase) bool {
-		return len(o.only) > 0 && c.key != "status" && !slices.Contains(o.only, c.key)
-	})
+	selected := func(key string) bool { return len(o.only) == 0 || key == "status" || slices.Contains(o.only, key) }
+	cases := slices.DeleteFunc(b.cases(), func(c benchCase) bool { return !selected(c.key) })
 	res := &result{files: n, shape: shape.Name, cases: cases, samples: map[string][]sample{}}
 	start := time.Now()
+	if err := o.runRounds(res, shape, cases); err != nil {
+		return nil, err
+	}
+	if selected("fsmon") {
+		monitored, unwatch := b.fsmonitorCases()
+		err := o.runRounds(res, shape, monitored)
+		unwatch()
+		if err != nil {
+			return nil, err
+		}
+		res.cases = append(res.cases, monitored...)
+	}
+	logf("%d files, %s shape: %d rounds in %s", n, shape.Name, o.rounds, time.Since(start).Round(time.Second))
+	return res, fx.reset()
+}
+
+// runRounds runs the cases' rounds, interleaved, and keeps their samples.
+func (o *options) runRounds(res *result, shape Shape, cases []benchCase) error {
 	for round := 0; round <= o.rounds; round++ {
 		// Round 0 warms the page cache and seeds the private index; it
 		// is not counted. Each round starts at a different case so no
@@ -236,26 +253,25 @@ func measureSize(o *options, shape Shape, env []string, logf func(string, ...any
 		for k := range cases {
 			c := cases[(k+round)%len(cases)]
 			if err := c.setup(round); err != nil {
-				return nil, fmt.Errorf("%s: setup: %w", c.key, err)
+				return fmt.Errorf("%s: setup: %w", c.key, err)
 			}
 			s, err := c.run(round)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", c.key, err)
+				return fmt.Errorf("%s: %w", c.key, err)
 			}
 			if err := c.teardown(round); err != nil {
-				return nil, fmt.Errorf("%s: %w", c.key, err)
+				return fmt.Errorf("%s: %w", c.key, err)
 			}
 			if round > 0 {
 				if err := o.saveTrace(shape, c.key, round, s); err != nil {
-					return nil, err
+					return err
 				}
 				s.stdout, s.trace = nil, nil
 				res.samples[c.key] = append(res.samples[c.key], s)
 			}
 		}
 	}
-	logf("%d files, %s shape: %d rounds in %s", n, shape.Name, o.rounds, time.Since(start).Round(time.Second))
-	return res, fx.reset()
+	return nil
 }
 
 func (r *result) median(key string) time.Duration {

@@ -68,7 +68,7 @@ func (b *bed) cases() []benchCase {
 			setup:    func(r int) error { return b.sync(r, b.edit(r, b.spread(r, 100, 7))...) },
 			run:      b.rewind,
 			teardown: b.checkRestored},
-	}, append(b.smallCases(), b.fsmonitorCases()...)...)
+	}, b.smallCases()...)
 }
 
 // timed runs a command in the tree with the bench environment.

@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,5 +93,57 @@ func write(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestScanOneWayOrTwo scans the same tree as one git status and as its
+// two halves at once (a small tree is scanned the first way, a large one
+// the second): tracked files changed, deleted and made executable,
+// untracked files under new directories, ignored ones, odd names, a
+// nested repository and an unreadable directory must come out the same.
+func TestScanOneWayOrTwo(t *testing.T) {
+	initial := map[string]string{".gitignore": "*.log\nbuild/\n", "a/keep.txt": "k\n", "a/gone.txt": "g\n", "b/run.sh": "echo\n"}
+	for i, name := range oddNames {
+		initial["odd/"+name] = fmt.Sprint(i, "\n")
+	}
+	c, _ := testRepo(t, initial)
+	top := c.Repo.Top
+	write(t, filepath.Join(top, "a/keep.txt"), "changed\n")
+	os.Remove(filepath.Join(top, "a/gone.txt"))
+	os.Chmod(filepath.Join(top, "b/run.sh"), 0o755)
+	for _, name := range oddNames {
+		write(t, filepath.Join(top, "odd/"+name), "changed "+name)
+		write(t, filepath.Join(top, "new/deep/"+name), name)
+	}
+	write(t, filepath.Join(top, "x.log"), "ignored")
+	write(t, filepath.Join(top, "build/out.o"), "ignored")
+	nested := gittest.NewRepoWith(t, map[string]string{"n.txt": "n\n"})
+	if err := os.Rename(nested.Dir, filepath.Join(top, "nested repo")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(top, "locked/secret.txt"), "s")
+	if os.Getuid() != 0 { // root reads any directory
+		os.Chmod(filepath.Join(top, "locked"), 0)
+		t.Cleanup(func() { os.Chmod(filepath.Join(top, "locked"), 0o755) })
+	}
+	scan := func(splitAt int64) ([]entry, []string) {
+		c.splitAt = splitAt
+		if got := c.splitScan(); got != (splitAt == 1) {
+			t.Fatalf("splitScan with the split at %d bytes = %v", splitAt, got)
+		}
+		entries, unopened, err := c.status(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.path, b.path) })
+		return entries, unopened
+	}
+	one, oneSkipped := scan(1 << 40)
+	two, twoSkipped := scan(1)
+	if !slices.Equal(one, two) || !slices.Equal(oneSkipped, twoSkipped) {
+		t.Errorf("one git status:\n %q %q\ntwo halves:\n %q %q", one, oneSkipped, two, twoSkipped)
+	}
+	if len(one) < 2*len(oddNames)+3 {
+		t.Errorf("the scan found %d entries, fewer than the tree's changes: %q", len(one), one)
 	}
 }

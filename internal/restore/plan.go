@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
@@ -458,10 +459,10 @@ func firstKept(top, dir string, deleted map[string]bool) string {
 	return kept
 }
 
-var planIDPattern = regexp.MustCompile(`^p1-[0-9a-f]{16}$`)
+var planIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^p1-[0-9a-f]{16}$`) })
 
 // IsPlanID reports whether id has the form digest gives plan ids.
-func IsPlanID(id string) bool { return planIDPattern.MatchString(id) }
+func IsPlanID(id string) bool { return planIDPattern().MatchString(id) }
 
 // digest is the plan id: "p1-" and 16 hex digits of the SHA-256 of the
 // canonical JSON of everything the plan depends on.

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -45,7 +46,7 @@ func (s Step) name() string {
 // checkpoint: the tree now with the steps' changes taken out.
 const ReasonReverse = "reverse"
 
-var turnID = regexp.MustCompile(`^t[0-9]+$`)
+var turnID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^t[0-9]+$`) })
 
 // Arg is the argument that names the reversal again on a command line.
 func (rv *Reversal) Arg() string {
@@ -77,7 +78,7 @@ func resolveReversal(j *store.Journal, refs map[int]string, req Request) (*Rever
 			rv.Steps = []Step{{From: from.ID, To: to.ID, from: from, to: to}}
 			return rv, nil
 		}
-		if !turnID.MatchString(req.Only) {
+		if !turnID().MatchString(req.Only) {
 			return nil, fault.New(fault.InvalidCheckpointID, "--only takes a turn or a range of checkpoints, not %s", fault.Quote(req.Only)).
 				WithHint("--only t<n> reverses one turn, --only kA..kB the changes from kA to kB; 'git checkpoint list' shows both")
 		}

@@ -53,7 +53,7 @@ func Setup(env *testscript.Env) error {
 
 // Condition answers the transcripts' own conditions: [fsmonitor] holds
 // when the suite runs with captures asking a file system monitor
-// (gittest.FsmonitorVar), whose scan is one git process fewer.
+// (gittest.FsmonitorVar), whose scan is one git status at any size.
 func Condition(cond string) (bool, error) {
 	if cond == "fsmonitor" {
 		return len(gittest.Fsmonitor()) > 0, nil

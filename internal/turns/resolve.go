@@ -3,18 +3,21 @@ package turns
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
+// The patterns are compiled when first used, not when the program
+// starts: every hook call pays for what init does.
 var (
-	idPattern  = regexp.MustCompile(`^[kt][1-9][0-9]{0,17}$`)
-	hexPattern = regexp.MustCompile(`^[0-9a-f]{4,64}$`)
+	idPattern  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[kt][1-9][0-9]{0,17}$`) })
+	hexPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{4,64}$`) })
 	// numbered is the syntax of k<n> and t<n>: a well-formed id that
 	// names nothing (k0, k99999999999999999999) is not_found, while one
 	// that is no id at all (kx, k-1, ../x) is a usage error.
-	numbered = regexp.MustCompile(`^[kt][0-9]+$`)
+	numbered = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[kt][0-9]+$`) })
 )
 
 // errBadID is an argument that has no checkpoint id's syntax.
@@ -29,7 +32,7 @@ func errBadID(id string) error {
 // checkpoint's ref must still point at its commit: a moved or deleted ref
 // makes the id not_found rather than trusting either side.
 func Resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, error) {
-	if id != "@" && !numbered.MatchString(id) && !hexPattern.MatchString(strings.ToLower(id)) {
+	if id != "@" && !numbered().MatchString(id) && !hexPattern().MatchString(strings.ToLower(id)) {
 		return nil, errBadID(id)
 	}
 	var r *store.Record
@@ -40,11 +43,11 @@ func Resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 				r = c
 			}
 		}
-	case idPattern.MatchString(id) && id[0] == 'k':
+	case idPattern().MatchString(id) && id[0] == 'k':
 		r = j.ByID(id)
-	case idPattern.MatchString(id) && id[0] == 't':
+	case idPattern().MatchString(id) && id[0] == 't':
 		r = turnStart(j, id)
-	case hexPattern.MatchString(strings.ToLower(id)):
+	case hexPattern().MatchString(strings.ToLower(id)):
 		var found []*store.Record
 		for _, c := range j.Checkpoints() {
 			if strings.HasPrefix(c.Commit, strings.ToLower(id)) {
