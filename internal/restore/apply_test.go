@@ -2,9 +2,11 @@ package restore
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -206,5 +208,52 @@ func TestApplyDirectoryBecomesFile(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(f.top, "z")); !os.IsNotExist(err) {
 		t.Errorf("z, left empty, still exists: %v", err)
+	}
+}
+
+// TestStageFlatOnlyWithoutAttributes stages the same files three ways:
+// flat (stage/files/<n>, no directories made) when no attribute applies,
+// under their paths when info/attributes names one of them or when one of
+// them is a .gitattributes file. Each way, every staged file holds its
+// content.
+func TestStageFlatOnlyWithoutAttributes(t *testing.T) {
+	target := map[string]string{"a/b/c.txt": "c\n", "d/e.txt": "e\n", "top.txt": "t\n"}
+	for _, tc := range []struct {
+		name, infoAttributes string
+		extra                map[string]string
+		flat                 bool
+	}{
+		{name: "no attribute", flat: true},
+		{name: "info/attributes", infoAttributes: "*.txt -diff\n"},
+		{name: "a .gitattributes among the files", extra: map[string]string{"d/.gitattributes": "*.bin binary\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := maps.Clone(target)
+			maps.Copy(files, tc.extra)
+			f := newFixture(t, map[string]string{}, files)
+			if tc.infoAttributes != "" {
+				writeFile(t, filepath.Join(f.top, ".git", "info", "attributes"), tc.infoAttributes)
+			}
+			p := f.plan(t)
+			a := &Applier{Git: f.r, Top: f.top}
+			stage := t.TempDir()
+			staged, err := a.stage(context.Background(), stage, p.Files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(staged) != len(files) {
+				t.Fatalf("staged %v, want every one of %d files", staged, len(files))
+			}
+			for path, at := range staged {
+				rel, _ := filepath.Rel(filepath.Join(stage, "files"), at)
+				_, numbered := strconv.Atoi(rel)
+				if flat := numbered == nil; flat != tc.flat || !tc.flat && rel != path {
+					t.Errorf("%s staged as %s, want flat: %v", path, rel, tc.flat)
+				}
+				if b, err := os.ReadFile(at); err != nil || string(b) != files[path] {
+					t.Errorf("%s staged with %q (%v), want %q", path, b, err, files[path])
+				}
+			}
+		})
 	}
 }

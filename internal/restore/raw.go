@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -103,7 +102,7 @@ func union(a, b map[string]rawFile) map[string]bool {
 // writeRaw replaces staged files with the raw bytes their File names, read
 // in one `cat-file --batch`: what was on disk when the checkpoint was
 // taken, which a checkout of the canonical blob would not give back.
-func (a *Applier) writeRaw(ctx context.Context, stage string, writes []File) error {
+func (a *Applier) writeRaw(ctx context.Context, staged map[string]string, writes []File) error {
 	var raw []File
 	var ids []string
 	for _, f := range writes {
@@ -127,7 +126,7 @@ func (a *Applier) writeRaw(ctx context.Context, stage string, writes []File) err
 		if f.Mode == "100755" {
 			mode = 0o755
 		}
-		if err := os.WriteFile(filepath.Join(stage, "files", f.Path), objs[i].Body, mode); err != nil {
+		if err := os.WriteFile(staged[f.Path], objs[i].Body, mode); err != nil {
 			return err
 		}
 	}
