@@ -140,17 +140,44 @@ func (s *session) lock(ctx context.Context) (func(), error) {
 	}, nil
 }
 
+// readJournal reads the journal, then lists the checkpoint refs. A
+// checkpoint is written ref first, journal line second, so a reader
+// without the lock that races a capture sees at worst a ref without a
+// record, which journal repairs under the lock; the other order could show
+// a record whose ref seems deleted. Under the lock nothing is written
+// meanwhile, and the refs are listed (a git process) while the journal is
+// read and its chain checked: every rewind waits for both.
+func (s *session) readJournal(ctx context.Context) (*store.Journal, map[int]string, error) {
+	if !s.held {
+		j, err := s.store.Journal()
+		if err != nil {
+			return nil, nil, err
+		}
+		refs, err := s.store.Refs(ctx)
+		return j, refs, err
+	}
+	var refs map[int]string
+	var refsErr error
+	listed := make(chan struct{})
+	go func() {
+		defer close(listed)
+		refs, refsErr = s.store.Refs(ctx)
+	}()
+	j, err := s.store.Journal()
+	<-listed
+	if err == nil {
+		err = refsErr
+	}
+	return j, refs, err
+}
+
 // journal reads the journal and repairs it when it must be (a damaged or
 // lost journal is rebuilt, checkpoint refs without a record are adopted),
 // so every command sees what a crashed run left behind. It takes the lock
 // only when there is something to repair, and not again when the caller
 // already holds it.
 func (s *session) journal(ctx context.Context) (*store.Journal, map[int]string, error) {
-	j, err := s.store.Journal()
-	if err != nil {
-		return nil, nil, err
-	}
-	refs, err := s.store.Refs(ctx)
+	j, refs, err := s.readJournal(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
