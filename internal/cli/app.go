@@ -82,9 +82,10 @@ func grammarVars(prog string) kong.Vars {
 type exitSignal struct{ code int }
 
 // newParser builds the parser of a grammar: the one model that parsing,
-// help, the man page test and shell completion all read.
-func newParser(name string, grammar any, sys *IO, help string) (*kong.Kong, error) {
-	return kong.New(grammar,
+// help, the man page test and shell completion all read. extra options
+// come last, so they win.
+func newParser(name string, grammar any, sys *IO, help string, extra ...kong.Option) (*kong.Kong, error) {
+	return kong.New(grammar, append([]kong.Option{
 		kong.Name(name),
 		kong.Description(help),
 		kong.Writers(sys.Stdout, sys.Stderr),
@@ -92,19 +93,45 @@ func newParser(name string, grammar any, sys *IO, help string) (*kong.Kong, erro
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
 		kong.Bind(sys),
 		kong.KindMapper(reflect.String, rawString),
-		grammarVars("git-"+strings.TrimPrefix(name, "git ")),
-	)
+		grammarVars("git-" + strings.TrimPrefix(name, "git ")),
+	}, extra...)...)
 }
 
-// run parses args into grammar and runs the selected command, returning the
-// exit status. It is the one place where errors are printed and mapped.
-func run(name string, grammar any, globals *Globals, args []string, sys *IO, help string) (code int) {
+// A grammar is a command line's model and the global options it fills.
+type grammar struct {
+	model   any
+	globals *Globals
+}
+
+// parseQuietly parses args with a part of a command line's grammar
+// (captureCLI) and returns nil, having printed nothing, when they are not
+// a command of that part or ask kong to print and exit (help, version).
+func parseQuietly(name string, g grammar, args []string, sys *IO, help string) (kctx *kong.Context) {
+	parser, err := newParser(name, g.model, sys, help, kong.Writers(io.Discard, io.Discard))
+	if err != nil {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(exitSignal); !ok {
+				panic(r)
+			}
+			kctx = nil
+		}
+	}()
+	if kctx, err = parser.Parse(args); err != nil {
+		return nil
+	}
+	return kctx
+}
+
+// run parses args into g and runs the selected command, returning the exit
+// status. It is the one place where errors are printed and mapped. quick,
+// when given, is a part of g's grammar tried first (captureCLI).
+func run(name string, g grammar, args []string, sys *IO, help string, quick ...grammar) (code int) {
 	prog := "git-" + strings.TrimPrefix(name, "git ")
 	sys.prog = prog
-	parser, err := newParser(name, grammar, sys, help)
-	if err != nil {
-		return report(prog, globals, sys, fault.Wrap(err, fault.FailedInternal, "bad command grammar"))
-	}
+	globals := g.globals
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(exitSignal); ok {
@@ -120,15 +147,27 @@ func run(name string, grammar any, globals *Globals, args []string, sys *IO, hel
 				WithHint("this is a bug in git-checkpoint: 'git checkpoint doctor' checks the store; run the command again with GIT_CHECKPOINT_TRACE=1 to see where, and report it"))
 		}
 	}()
-	kctx, err := parser.Parse(args)
-	if err != nil {
-		// A program that asked for --json gets its error as JSON even
-		// when another argument is what failed to parse.
-		before, _ := splitDashDash(args)
-		globals.JSON = globals.JSON || slices.Contains(before, "--json")
-		e := fault.New(fault.InvalidUsage, "%s", err.Error()).
-			WithHint("see '" + name + " --help'")
-		return report(prog, globals, sys, e)
+	var kctx *kong.Context
+	for _, q := range quick {
+		if kctx = parseQuietly(name, q, args, sys, help); kctx != nil {
+			globals = q.globals
+			break
+		}
+	}
+	if kctx == nil {
+		parser, err := newParser(name, g.model, sys, help)
+		if err != nil {
+			return report(prog, globals, sys, fault.Wrap(err, fault.FailedInternal, "bad command grammar"))
+		}
+		if kctx, err = parser.Parse(args); err != nil {
+			// A program that asked for --json gets its error as JSON even
+			// when another argument is what failed to parse.
+			before, _ := splitDashDash(args)
+			globals.JSON = globals.JSON || slices.Contains(before, "--json")
+			e := fault.New(fault.InvalidUsage, "%s", err.Error()).
+				WithHint("see '" + name + " --help'")
+			return report(prog, globals, sys, e)
+		}
 	}
 	if globals.Chdir != "" {
 		// -C is applied by each command through its Env, never os.Chdir,

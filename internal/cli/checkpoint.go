@@ -14,8 +14,7 @@ HEAD or branches. Restore one with git rewind.`
 
 // checkpointCLI is the grammar of git-checkpoint.
 type checkpointCLI struct {
-	Globals
-	Create    createCmd    `cmd:"" default:"withargs" help:"Take a checkpoint now (the default command)."`
+	captureCLI
 	List      listCmd      `cmd:"" help:"List checkpoints, newest first."`
 	Show      showCmd      `cmd:"" help:"Show one checkpoint's record."`
 	Log       logCmd       `cmd:"" help:"List turns, newest first: prompt, changes, checkpoints."`
@@ -23,7 +22,6 @@ type checkpointCLI struct {
 	Status    statusCmd    `cmd:"" help:"Show the store, counts and any interrupted rewind."`
 	Run       runCmd       `cmd:"" help:"Checkpoint, run a program, checkpoint again; exit with its status."`
 	Bisect    bisectCmd    `cmd:"" help:"Find the first checkpoint (and turn) at which a command fails, in a temporary worktree."`
-	Hook      hookCmd      `cmd:"" help:"Entry point for agent hooks: read one event and checkpoint."`
 	Install   installCmd   `cmd:"" help:"Add git-checkpoint's hooks to an agent's configuration."`
 	Uninstall uninstallCmd `cmd:"" help:"Remove git-checkpoint's hooks from an agent's configuration."`
 	Prune     pruneCmd     `cmd:"" help:"Apply retention now: delete old checkpoints' refs (never runs gc)."`
@@ -33,6 +31,19 @@ type checkpointCLI struct {
 	Init      initCmd      `cmd:"" help:"Outside any git repository: create a private store here."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve agents the checkpoints over the Model Context Protocol (stdio)."`
 	Complete  completeCmd  `cmd:"" name:"completion" help:"Print a shell's completion script: bash, zsh or fish."`
+}
+
+// captureCLI is the part of the grammar that agents' hooks and turn
+// boundaries call, several times a tool call: a capture and a hook.
+// Checkpoint parses with it alone first, since building the parser of the
+// whole grammar costs about 1 ms (kong reads every tag of every command),
+// and falls back to the whole grammar for anything it does not parse or
+// that asks for help or the version: errors, help and every other command
+// come from the one grammar people see.
+type captureCLI struct {
+	Globals
+	Create createCmd `cmd:"" default:"withargs" help:"Take a checkpoint now (the default command)."`
+	Hook   hookCmd   `cmd:"" help:"Entry point for agent hooks: read one event and checkpoint."`
 }
 
 // Checkpoint runs git-checkpoint with args and returns its exit status.
@@ -46,11 +57,12 @@ func Checkpoint(args []string, sys *IO) int {
 		return completeWords(args[1:], sys)
 	}
 	var c checkpointCLI
+	var quick captureCLI
 	if before, rest := splitDashDash(args); rest != nil && subcommand(before) == "diff" {
 		// Paths after "--" are never flags or ids, even one named "k3".
 		args, c.Diff.Paths = before, rest
 	}
-	return run("git checkpoint", &c, &c.Globals, args, sys, checkpointHelp)
+	return run("git checkpoint", grammar{&c, &c.Globals}, args, sys, checkpointHelp, grammar{&quick, &quick.Globals})
 }
 
 // subcommand is the first argument that is neither an option nor the value

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestQuickGrammarAgreesWithWhole parses command lines with captureCLI,
+// the part of git-checkpoint's grammar that hooks call, and with the whole
+// grammar: what the part takes must select the same command with the same
+// values, and what it leaves (other commands, help, the version, bad
+// input) must be left to the whole grammar, which prints and reports.
+func TestQuickGrammarAgreesWithWhole(t *testing.T) {
+	sys := &IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
+		Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}
+	for _, tc := range []struct {
+		args  []string
+		quick bool
+	}{
+		{nil, true},
+		{[]string{"-m", "before the refactor"}, true},
+		{[]string{"--json", "-q", "--changed", "a.txt", "--changed", "b c.txt"}, true},
+		{[]string{"-C", "sub", "create", "--message=x"}, true},
+		{[]string{"hook", "claude"}, true},
+		{[]string{"hook", "codex", "notify", `{"type":"agent-turn-complete"}`}, true},
+		{[]string{"--color", "never", "hook", "aider", "post-commit"}, true},
+		{[]string{"list"}, false},
+		{[]string{"show", "k3"}, false},
+		{[]string{"k3"}, false},
+		{[]string{"--help"}, false},
+		{[]string{"hook", "--help"}, false},
+		{[]string{"--version"}, false},
+		{[]string{"hook"}, false},
+		{[]string{"hook", "nobody"}, true}, // the hook itself says so, in hook.log
+		{[]string{"--nope"}, false},
+	} {
+		var quick captureCLI
+		kq := parseQuietly("git checkpoint", grammar{&quick, &quick.Globals}, tc.args, sys, checkpointHelp)
+		if (kq != nil) != tc.quick {
+			t.Errorf("%q: taken by the quick grammar: %v, want %v", tc.args, kq != nil, tc.quick)
+			continue
+		}
+		if kq == nil {
+			continue
+		}
+		var whole checkpointCLI
+		kw := parseQuietly("git checkpoint", grammar{&whole, &whole.Globals}, tc.args, sys, checkpointHelp)
+		if kw == nil {
+			t.Errorf("%q: the quick grammar takes what the whole one refuses", tc.args)
+			continue
+		}
+		if kq.Command() != kw.Command() || !reflect.DeepEqual(quick, whole.captureCLI) {
+			t.Errorf("%q: quick %s %+v, whole %s %+v", tc.args, kq.Command(), quick, kw.Command(), whole.captureCLI)
+		}
+	}
+}
