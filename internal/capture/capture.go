@@ -303,7 +303,7 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 // splitIndexSize is the size of a private index (about 5,000 files) from
 // which the scan's two halves run as two processes. Measured on two
 // cores: one process is about 2 ms faster at 1,000 files, two are about
-// 2 ms faster at 10,000 (docs/speed.md, Small trees).
+// 2 ms faster at 10,000 (docs/speed.md, "No watcher beside the cases").
 const splitIndexSize = 512 << 10
 
 // splitScan reports whether the scan runs as two processes at once.
