@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -56,19 +57,16 @@ type Expect struct {
 	// tree below it.
 	Tree string
 	// Base and Entries, when set, say more: the newest checkpoint's tree
-	// is Base, which holds each named path as its entry's Old (Mode
-	// "000000" for none), and Tree is Base with every named path holding
-	// its entry's New. A capture whose hashes give each path its New is
-	// then Tree without reading Base's trees; any other result is
+	// is Base, which holds each named path as its entry's OldMode and
+	// OldOID (git.AbsentMode for none), and Tree is Base with every named
+	// path holding its entry's Mode and OID, as git diff-tree of Base and
+	// Tree gives them. A capture whose hashes give each path its new entry
+	// is then Tree without reading Base's trees; any other result is
 	// spliced as usual. Each file is still read and hashed: that is the
 	// check that it holds what was written.
 	Base    string
-	Entries map[string]Expected
+	Entries map[string]git.DiffEntry
 }
-
-// Expected is one path's entry before and after, as git diff-tree names
-// them.
-type Expected struct{ OldMode, OldOID, Mode, OID string }
 
 // snapshotPaths is SnapshotPaths with the entries of files hashed before
 // the lock (prehash.go), or nil.
@@ -316,7 +314,7 @@ func (e *Expect) baseOf(base string, items []*named) bool {
 	}
 	for _, it := range items {
 		it.base, it.inBase = treeEntry{}, false
-		if x := e.Entries[it.path]; x.OldMode != absentMode {
+		if x := e.Entries[it.path]; x.OldMode != git.AbsentMode {
 			it.base, it.inBase = treeEntry{mode: x.OldMode, oid: x.OldOID}, true
 		}
 	}
@@ -332,7 +330,7 @@ func (e *Expect) met(items []*named) bool {
 		if it.skip {
 			got, has = it.base, it.inBase
 		}
-		if want := x.Mode != absentMode; has != want || has && got != (treeEntry{mode: x.Mode, oid: x.OID}) {
+		if want := x.Mode != git.AbsentMode; has != want || has && got != (treeEntry{mode: x.Mode, oid: x.OID}) {
 			return false
 		}
 	}
@@ -345,6 +343,3 @@ func (e *Expect) tree() string {
 	}
 	return e.Tree
 }
-
-// absentMode is the mode git diff-tree gives a path a side does not hold.
-const absentMode = "000000"

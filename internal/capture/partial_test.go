@@ -366,11 +366,11 @@ func TestPartialWithExpect(t *testing.T) {
 		if len(diff) == 0 {
 			continue
 		}
-		exp := &Expect{Tree: full.Tree, Base: base, Entries: map[string]Expected{}}
+		exp := &Expect{Tree: full.Tree, Base: base, Entries: map[string]git.DiffEntry{}}
 		var paths []string
 		for _, e := range diff {
 			paths = append(paths, e.Path)
-			exp.Entries[e.Path] = Expected{OldMode: e.OldMode, OldOID: e.OldOID, Mode: e.Mode, OID: e.OID}
+			exp.Entries[e.Path] = e
 		}
 		wrong := iter%3 == 2
 		if wrong {
@@ -378,7 +378,7 @@ func TestPartialWithExpect(t *testing.T) {
 			// happened: the capture must find what is really there.
 			exp.Tree = base
 			for p, x := range exp.Entries {
-				exp.Entries[p] = Expected{OldMode: x.OldMode, OldOID: x.OldOID, Mode: x.OldMode, OID: x.OldOID}
+				exp.Entries[p] = git.DiffEntry{OldMode: x.OldMode, OldOID: x.OldOID, Mode: x.OldMode, OID: x.OldOID, Path: p}
 			}
 		}
 		trace.Reset()

@@ -18,10 +18,14 @@ const (
 	DiffNameOnly
 )
 
+// AbsentMode is the mode git diff-tree gives the side a path is missing
+// from.
+const AbsentMode = "000000"
+
 // DiffEntry is one path that differs between two trees. Which fields are
 // set depends on the format: all of them for DiffRaw, Status and Path for
-// DiffNameStatus, Path alone for DiffNameOnly. A mode of "000000" (and an
-// id of zeros) stands for the side the path is missing from.
+// DiffNameStatus, Path alone for DiffNameOnly. A mode of AbsentMode (and
+// an id of zeros) stands for the side the path is missing from.
 type DiffEntry struct {
 	Status        string // A, D, M or T (renames are never detected)
 	OldMode, Mode string

@@ -88,7 +88,7 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 	defer os.RemoveAll(stage)
 	var writes, deletes []File
 	for _, f := range files {
-		if f.Mode == "000000" {
+		if f.Mode == git.AbsentMode {
 			deletes = append(deletes, f)
 		} else {
 			writes = append(writes, f)

@@ -64,7 +64,7 @@ type File struct {
 	Change string `json:"change"`
 	Class  string `json:"class"`
 	// What the path holds now (Old*) and after the rewind; modes as git
-	// writes them, "000000" for absent.
+	// writes them, git.AbsentMode for absent.
 	OldMode string `json:"-"`
 	OldOID  string `json:"-"`
 	Mode    string `json:"-"`
@@ -179,13 +179,13 @@ func compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 	}
 	deleted := map[string]bool{}
 	for _, fl := range files {
-		if fl.Mode == "000000" {
+		if fl.Mode == git.AbsentMode {
 			deleted[fl.Path] = true
 		}
 	}
 	var gone []string
 	for _, fl := range files {
-		if fl.Mode == "000000" && fl.OldMode != "160000" {
+		if fl.Mode == git.AbsentMode && fl.OldMode != "160000" {
 			gone = append(gone, fl.Path)
 		}
 	}
@@ -235,7 +235,7 @@ func compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 			}
 		}
 		for _, fl := range files {
-			if left[fl.Path] == "" && fl.Mode != "000000" {
+			if left[fl.Path] == "" && fl.Mode != git.AbsentMode {
 				if reason := inTheWay(top, fl, really, left, opts.Paths); reason != "" {
 					left[fl.Path] = reason
 				}
@@ -327,9 +327,9 @@ func reasonFor(skip string) string {
 
 func changeOf(oldMode, mode string) string {
 	switch {
-	case oldMode == "000000":
+	case oldMode == git.AbsentMode:
 		return Create
-	case mode == "000000":
+	case mode == git.AbsentMode:
 		return Delete
 	case kind(oldMode) != kind(mode):
 		return Type
@@ -400,7 +400,7 @@ func inTheWay(top string, fl File, deleted map[string]bool, left map[string]stri
 		}
 		return ""
 	}
-	if fl.OldMode == "000000" {
+	if fl.OldMode == git.AbsentMode {
 		// Something is there that the current snapshot does not hold: an
 		// ignored file.
 		return LeftIgnoredInWay

@@ -52,10 +52,10 @@ func (p *Plan) addRaw(ctx context.Context, r *git.Runner, currentRaw string) err
 	for i := range p.Files {
 		f := &p.Files[i]
 		planned[f.Path] = true
-		if f.Mode != "000000" {
+		if f.Mode != git.AbsentMode {
 			f.Raw = tgt[f.Path].oid
 		}
-		if f.OldMode != "000000" {
+		if f.OldMode != git.AbsentMode {
 			f.OldRaw = cur[f.Path].oid
 		}
 	}

@@ -161,9 +161,9 @@ func expectAfter(p *restore.Plan) *capture.Expect {
 	if !p.Whole() {
 		return exp
 	}
-	exp.Base, exp.Entries = p.Current, make(map[string]capture.Expected, len(p.Files))
+	exp.Base, exp.Entries = p.Current, make(map[string]git.DiffEntry, len(p.Files))
 	for _, f := range p.Files {
-		exp.Entries[f.Path] = capture.Expected{OldMode: f.OldMode, OldOID: f.OldOID, Mode: f.Mode, OID: f.OID}
+		exp.Entries[f.Path] = git.DiffEntry{OldMode: f.OldMode, OldOID: f.OldOID, Mode: f.Mode, OID: f.OID, Path: f.Path}
 	}
 	return exp
 }
