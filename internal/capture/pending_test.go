@@ -161,16 +161,21 @@ func deferredMatchesFreshScan(t *testing.T, attrs string) {
 // were written too close to their hashing to trust their stat data.
 func TestDeferredCleanScanRunsOnlyStatus(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		later time.Duration // how long after the edit the hashing seems to happen
-		want  []string
+		name    string
+		later   time.Duration // how long after the edit the hashing seems to happen
+		splitAt int64         // 1: the scan as two processes, as in a large tree
+		want    []string
 	}{
 		// A tree this small is scanned by one status (splitScan).
 		{name: "settled", later: 10 * time.Second, want: []string{"status"}},
 		{name: "racy", later: -10 * time.Second, want: []string{"cat-file", "ls-files", "status", "update-index"}},
+		{name: "settled, scanned in two", later: 10 * time.Second, splitAt: 1, want: []string{"ls-files", "status"}},
+		{name: "racy, scanned in two", later: -10 * time.Second, splitAt: 1,
+			want: []string{"cat-file", "ls-files", "ls-files", "status", "update-index"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, j := testRepo(t, map[string]string{"a/a.txt": "a\n", "b.txt": "b\n"})
+			c.splitAt = tc.splitAt
 			ctx := context.Background()
 			write(t, filepath.Join(c.Repo.Top, "a/a.txt"), "a2\n")
 			c.Store.Now = func() time.Time { return time.Now().Add(tc.later) }
