@@ -85,12 +85,7 @@ func codexStory(t *testing.T, tools string) {
 
 	// rewind to the start of turn 2: Codex forks only whole sessions, and
 	// this one went on past that point, so no command is printed
-	res = f.exits(0, "git", "rewind", "t2", "--yes")
-	wantOutput(t, res, "rewound to k4\n"+
-		"  delete agent        second.txt\n"+
-		"1 path: 1 delete\n"+
-		"safety checkpoint k6; undo with: git rewind --undo\n", "")
-	f.sameTree("after git rewind t2", beforeTurn2)
+	f.rewindToTurnTwo(beforeTurn2)
 
 	f.rewindToStart(before)
 

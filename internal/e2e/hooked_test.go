@@ -89,12 +89,7 @@ func hookedStory(t *testing.T, tools string, a hookedAgent) {
 	})
 
 	// rewind to the start of turn 2: no command to resume is printed
-	res = f.exits(0, "git", "rewind", "t2", "--yes")
-	wantOutput(t, res, "rewound to k4\n"+
-		"  delete agent        second.txt\n"+
-		"1 path: 1 delete\n"+
-		"safety checkpoint k6; undo with: git rewind --undo\n", "")
-	f.sameTree("after git rewind t2", beforeTurn2)
+	f.rewindToTurnTwo(beforeTurn2)
 
 	f.rewindToStart(before)
 

@@ -112,6 +112,19 @@ func firstStep(t *testing.T, srv *agenttest.Server, step int) string {
 	return string(steps[0].Body)
 }
 
+// rewindToTurnTwo rewinds to t2, the start of the second turn, whose one
+// write (second.txt) goes, after which the tree is as before that turn.
+// The session went on past t2, so no command to resume it is printed.
+func (f *fixture) rewindToTurnTwo(beforeTurn2 map[string]string) {
+	f.t.Helper()
+	res := f.exits(0, "git", "rewind", "t2", "--yes")
+	wantOutput(f.t, res, "rewound to k4\n"+
+		"  delete agent        second.txt\n"+
+		"1 path: 1 delete\n"+
+		"safety checkpoint k6; undo with: git rewind --undo\n", "")
+	f.sameTree("after git rewind t2", beforeTurn2)
+}
+
 // rewindToStart rewinds to t1, the start of the first turn, with the
 // person's edit to person.txt (made after turn 1) in the tree: refused,
 // then kept, then overwritten, after which the tree is exactly what it was
