@@ -41,6 +41,12 @@ var pinned = []string{
 	"core.logAllRefUpdates=false",
 	// Plumbing output is parsed, never paged or colored.
 	"color.ui=false",
+	// Loose objects are written at zlib's fastest level: compressing is
+	// most of what storing a new file costs (at the default level, 24 ms
+	// of the 40 it takes to store 100 files of 6 KiB), level 1 makes them
+	// 3% larger, and packing (checkpoint.packEvery) compresses them again
+	// at pack.compression.
+	"core.looseCompression=1",
 }
 
 // Runner runs git in one repository.
