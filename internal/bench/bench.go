@@ -223,7 +223,7 @@ func measureSize(o *options, shape Shape, env []string, logf func(string, ...any
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return nil, err
 	}
-	b := &bed{fx: fx, env: env, scratch: scratch, tool: o.tool, tracked: shape.tracked()}
+	b := newBed(fx, env, scratch, o.tool)
 	selected := func(key string) bool { return len(o.only) == 0 || key == "status" || slices.Contains(o.only, key) }
 	cases := slices.DeleteFunc(b.cases(), func(c benchCase) bool { return !selected(c.key) })
 	res := &result{files: n, shape: shape.Name, cases: cases, samples: map[string][]sample{}}

@@ -76,3 +76,39 @@ func quick(t *testing.T, args ...string) string {
 	}
 	return stdout.String()
 }
+
+// TestEditsAreNewEveryRun checks that two runs on one fixture write
+// different content for the same edit and the same new file: content an
+// earlier run stored is not stored again, and a run that reused it would
+// time captures without the cost of new objects.
+func TestEditsAreNewEveryRun(t *testing.T) {
+	shape := shapeFor("default", 100)
+	var got [2][]string
+	for k := range got {
+		fx := &fixture{shape: shape, dir: t.TempDir()}
+		b := newBed(fx, nil, t.TempDir(), "hook")
+		writes := append(b.edit(1, b.pick(1, 1, 7)), b.create(1, 1)...)
+		for _, p := range append(b.edited, b.created...) {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(fx.dir, p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, w := range writes {
+			if err := w(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range append(b.edited, b.created...) {
+			body, err := os.ReadFile(filepath.Join(fx.dir, p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[k] = append(got[k], string(body))
+		}
+	}
+	for i := range got[0] {
+		if got[0][i] == got[1][i] {
+			t.Errorf("two runs wrote the same %q", got[0][i])
+		}
+	}
+}

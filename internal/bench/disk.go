@@ -67,7 +67,7 @@ func diskSession(o *options, n, calls int, env []string, stdout io.Writer, logf 
 			return false, err
 		}
 	}
-	b := &bed{fx: fx, env: env, scratch: o.cache, tool: o.tool, tracked: shape.tracked()}
+	b := newBed(fx, env, o.cache, o.tool)
 	if err := b.sync(0); err != nil { // the session's first, full checkpoint
 		return false, err
 	}
