@@ -121,27 +121,10 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	var sp *splice
 	planned, ok := expect.baseOf(base.Tree, items), true
 	var err error
-	var hashc chan hashed
-	switch {
-	case !planned:
+	if !planned {
 		sp, ok, err = c.newSplice(ctx, base.Tree, items)
-	case pre == nil && c.noneScreened(items):
-		// A plan's check has no trees to read: its files are hashed
-		// while the ignore rules are asked instead.
-		hashc = make(chan hashed, 1)
-		go func() {
-			index, err := c.hashNamed(ctx, items)
-			hashc <- hashed{index, err}
-		}()
 	}
 	ign := <-ignoredc
-	var index string
-	if hashc != nil {
-		h := <-hashc
-		if index, err = h.index, h.err; index != "" {
-			defer os.Remove(index)
-		}
-	}
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -152,14 +135,13 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	if ok, err := c.screen(items, ign.ignored, snap); err != nil || !ok {
 		return nil, false, err
 	}
-	if hashc == nil {
-		pre.apply(items)
-		if index, err = c.hashNamed(ctx, items); index != "" {
-			defer os.Remove(index)
-		}
-		if err != nil {
-			return nil, false, err
-		}
+	pre.apply(items)
+	index, err := c.hashNamed(ctx, items)
+	if index != "" {
+		defer os.Remove(index)
+	}
+	if err != nil {
+		return nil, false, err
 	}
 	for _, sk := range base.Skipped {
 		if sk.Reason != store.SkipSkipWorktree && !seen[sk.Path] {
@@ -317,30 +299,6 @@ func (c *Capturer) screen(items []*named, ignored map[string]bool, snap *Snapsho
 		return false, c.tooLarge(total, added)
 	}
 	return true, nil
-}
-
-// hashed is what hashNamed gave.
-type hashed struct {
-	index string
-	err   error
-}
-
-// noneScreened reports whether screen can drop no present item but an
-// ignored one: none is over a size limit or unreadable, and together they
-// are within the total. Hashing such items before the ignore rules answer
-// costs at most the blobs of ignored files, which nothing refers to.
-func (c *Capturer) noneScreened(items []*named) bool {
-	var total int64
-	for _, it := range items {
-		if it.skip || !it.present {
-			continue
-		}
-		if it.fi.Mode().IsRegular() && c.skipReason(it.path, it.size) != "" {
-			return false
-		}
-		total += it.size
-	}
-	return total <= c.Cfg.MaxTotalBytes
 }
 
 // baseOf gives each item its entry in base from the caller's plan, and
