@@ -82,17 +82,16 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 			return true, nil
 		}
 	}
+	sp, ok, err := c.newSplice(ctx, st.Tree, items)
+	if err != nil || !ok {
+		return false, err
+	}
 	for _, it := range items {
 		if old, ok := st.Pending[it.path]; ok && it.present && unchanged(old, it) {
 			it.entry, it.known = old.entry()
 		}
 	}
 	hashed := c.Store.Now()
-	sp, pre, ok, err := c.spliceBeside(ctx, st, items)
-	if err != nil || !ok {
-		return false, err
-	}
-	pre.apply(items)
 	index, err := c.hashNamed(ctx, items)
 	if index != "" {
 		defer os.Remove(index)
@@ -145,33 +144,6 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 	}
 	st.Pending, st.Result = pending, snap.Tree
 	return true, nil
-}
-
-// spliceBeside reads the private index's trees along the items' paths
-// (newSplice) and, at the same time, hashes the files not known yet:
-// neither needs the other, and each is a git process of its own, so the
-// scan's hashing no longer waits for the reading of the trees (about 5 ms
-// at 10,000 files). The hash is the one a hook makes before the lock
-// (Prehash), so a file the base holds under another mode is hashed again,
-// seeded, by hashNamed. When a conversion may apply, the raw overlay
-// examines the paths hashed against the index that holds them, so they
-// are hashed after the trees are read, as before.
-func (c *Capturer) spliceBeside(ctx context.Context, st *indexState, items []*named) (*splice, *Prehash, bool, error) {
-	var copies []*named
-	for _, it := range items {
-		if it.present && !it.known && it.size <= c.Cfg.MaxFileBytes {
-			cp := *it // newSplice writes the items' base entries meanwhile
-			copies = append(copies, &cp)
-		}
-	}
-	if len(copies) == 0 || c.mayConvert(st) {
-		sp, ok, err := c.newSplice(ctx, st.Tree, items)
-		return sp, nil, ok, err
-	}
-	prec := make(chan *Prehash, 1)
-	go func() { prec <- c.prehash(ctx, c.Store.Path("prehash-index"), copies) }()
-	sp, ok, err := c.newSplice(ctx, st.Tree, items)
-	return sp, <-prec, ok, err
 }
 
 // unchanged reports whether the path is as the pending record took it.

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
-	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -205,37 +204,5 @@ func TestDeferredCleanScanRunsOnlyStatus(t *testing.T) {
 				t.Fatalf("tree %s after %s; ran %v, want %v", again.Tree, first.Tree, ran, tc.want)
 			}
 		})
-	}
-}
-
-// TestDeferredScanKeepsBaseMode is TestPrehashKeepsBaseMode for a full
-// capture whose few changed files are hashed while the private index's
-// trees are read (spliceBeside): with core.fileMode=false that hash gives
-// a changed executable 100644, and the scan must still keep the 100755 the
-// private index holds, as git's own update of it would.
-func TestDeferredScanKeepsBaseMode(t *testing.T) {
-	g := gittest.NewRepoWith(t, map[string]string{"run.sh": "#!/bin/sh\n", "other.txt": "x\n"})
-	g.Git("update-index", "--chmod=+x", "run.sh")
-	g.Git("commit", "-q", "-m", "executable")
-	g.Git("config", "core.fileMode", "false")
-	c, j := capturerOf(t, g)
-	ctx := context.Background()
-	c.Store.Now = func() time.Time { return time.Now().Add(10 * time.Second) }
-	write(t, filepath.Join(g.Dir, "run.sh"), "#!/bin/sh\necho changed\n")
-	write(t, filepath.Join(g.Dir, "other.txt"), "y\n")
-	var trace strings.Builder
-	c.Git.Trace = &git.LockedWriter{W: &trace}
-	rec, err := c.Capture(ctx, j, Options{Reason: "test"})
-	c.Git.Trace = nil
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, want := range map[string]string{"run.sh": "100755 ", "other.txt": "100644 "} {
-		if out := g.Git("ls-tree", rec.Tree, name); !strings.HasPrefix(out, want) {
-			t.Fatalf("checkpoint %s holds %q; want mode %s", rec.ID, out, want)
-		}
-	}
-	if n := strings.Count(trace.String(), "trace: git update-index"); n != 2 {
-		t.Fatalf("the capture ran update-index %d times, want 2 (the hash beside the trees, then run.sh again seeded):\n%s", n, trace.String())
 	}
 }

@@ -50,22 +50,15 @@ func (c *Capturer) Prehash(ctx context.Context, paths []string) *Prehash {
 			items = append(items, it)
 		}
 	}
+	if len(items) == 0 {
+		return nil
+	}
 	dir, err := os.MkdirTemp("", "git-checkpoint-prehash-")
 	if err != nil {
 		return nil
 	}
 	defer os.RemoveAll(dir)
-	return c.prehash(ctx, filepath.Join(dir, "index"), items)
-}
-
-// prehash hashes the items through a new temporary index at index, which
-// it removes, and returns their entries; nil when it did nothing.
-func (c *Capturer) prehash(ctx context.Context, index string, items []*named) *Prehash {
-	if len(items) == 0 {
-		return nil
-	}
-	defer os.Remove(index)
-	got, err := c.hashInto(ctx, index, items, false)
+	got, err := c.hashInto(ctx, filepath.Join(dir, "index"), items, false)
 	if err != nil || got == nil {
 		return nil
 	}
