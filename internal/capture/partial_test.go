@@ -21,7 +21,12 @@ import (
 // testRepo makes a repository with a first commit and a Capturer for it.
 func testRepo(t *testing.T, files map[string]string) (*Capturer, *store.Journal) {
 	t.Helper()
-	g := gittest.NewRepoWith(t, files)
+	return capturerOf(t, gittest.NewRepoWith(t, files))
+}
+
+// capturerOf is testRepo's capturer for a repository made already.
+func capturerOf(t *testing.T, g *gittest.Repo) (*Capturer, *store.Journal) {
+	t.Helper()
 	ctx := context.Background()
 	r := &git.Runner{Dir: g.Dir, Env: g.Env}
 	repo, err := git.Discover(ctx, r)

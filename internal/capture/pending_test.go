@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -204,5 +205,38 @@ func TestDeferredCleanScanRunsOnlyStatus(t *testing.T) {
 				t.Fatalf("tree %s after %s; ran %v, want %v", again.Tree, first.Tree, ran, tc.want)
 			}
 		})
+	}
+}
+
+// TestDeferredScanKeepsBaseMode is TestPrehashKeepsBaseMode for a full
+// capture that takes its few changed files without updating the private
+// index (deferUpdates): with core.fileMode=false a changed executable
+// keeps the 100755 the private index holds, as git's own update of the
+// private index would, and a new file is 100644.
+func TestDeferredScanKeepsBaseMode(t *testing.T) {
+	g := gittest.NewRepoWith(t, map[string]string{"run.sh": "#!/bin/sh\n", "other.txt": "x\n"})
+	g.Git("update-index", "--chmod=+x", "run.sh")
+	g.Git("commit", "-q", "-m", "executable")
+	g.Git("config", "core.fileMode", "false")
+	c, j := capturerOf(t, g)
+	ctx := context.Background()
+	c.Store.Now = func() time.Time { return time.Now().Add(10 * time.Second) }
+	write(t, filepath.Join(g.Dir, "run.sh"), "#!/bin/sh\necho changed\n")
+	write(t, filepath.Join(g.Dir, "other.txt"), "y\n")
+	write(t, filepath.Join(g.Dir, "new.sh"), "#!/bin/sh\n")
+	if err := os.Chmod(filepath.Join(g.Dir, "new.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := c.Capture(ctx, j, Options{Reason: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := c.loadState(); len(st.Pending) != 3 {
+		t.Fatalf("pending %v: the test wants the three paths taken without updating the private index", st.Pending)
+	}
+	for name, want := range map[string]string{"run.sh": "100755 ", "other.txt": "100644 ", "new.sh": "100644 "} {
+		if out := g.Git("ls-tree", rec.Tree, name); !strings.HasPrefix(out, want) {
+			t.Fatalf("checkpoint %s holds %q; want mode %s", rec.ID, out, want)
+		}
 	}
 }
