@@ -36,8 +36,9 @@ type bed struct {
 	// run is unique to this run of the benchmark and in every file a case
 	// writes. A fixture outlives its runs, and so do the loose objects a
 	// run wrote: content seen in an earlier run is hashed but not written
-	// again, which spares a capture the compression and the object files
-	// an agent's new edits cost (about 25 ms for 100 files).
+	// again, which spared a capture the compression and the object files
+	// an agent's new edits cost (about 100 ms for 100 files at 100,000
+	// files in docs/speed.md's runs).
 	run string
 }
 

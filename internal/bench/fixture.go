@@ -268,8 +268,9 @@ func (f *fixture) reset() error {
 // fanOut makes the 256 directories git keeps loose objects in, which gc
 // and prune remove when they empty them. A repository in use has them: in
 // one just packed, each of a session's first objects that falls in a
-// missing one makes it, which costs about 0.5 ms here, so a run after a
-// prune would time that once-per-repository cost in its first rounds.
+// missing one makes it (about 0.5 ms each in docs/speed.md's runs), so a
+// run after a prune would time that once-per-repository cost in its first
+// rounds.
 func (f *fixture) fanOut() error {
 	for i := range 256 {
 		if err := os.MkdirAll(filepath.Join(f.dir, ".git", "objects", fmt.Sprintf("%02x", i)), 0o755); err != nil {
