@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -70,6 +71,10 @@ type Journal struct {
 	hashes  []string // hash of each line, by line number - 1
 	lines   []*line  // the events, in order
 	all     []Event  // All's result, while it has as many events as lines
+	// first is ByID's index: by number, the line of the first checkpoint
+	// record that is not a reuse, among the first indexed lines.
+	first   map[int]int
+	indexed int
 }
 
 // line is one event of the journal: its bytes, what a look at them found,
@@ -312,15 +317,31 @@ func (j *Journal) TurnOf(session string) string {
 	return ""
 }
 
-// ByID finds a checkpoint by its k<n> id.
+// ByID finds a checkpoint by its k<n> id: the first record of that id
+// that is not a reuse. A record's id is "k" and its number (Record.N), so
+// the lines are indexed by the number a look at them finds, without
+// decoding them, once; log, the picker and completion ask for every
+// turn's start and end.
 func (j *Journal) ByID(id string) *Record {
-	for i, l := range j.lines {
-		if l.typ != EventCheckpoint || l.reused {
-			continue
+	n, err := strconv.Atoi(strings.TrimPrefix(id, "k"))
+	if !strings.HasPrefix(id, "k") || err != nil {
+		return nil
+	}
+	if j.first == nil {
+		j.first = map[int]int{}
+	}
+	for ; j.indexed < len(j.lines); j.indexed++ {
+		l := j.lines[j.indexed]
+		if _, seen := j.first[l.n]; !seen && l.typ == EventCheckpoint && !l.reused {
+			j.first[l.n] = j.indexed
 		}
-		if r := j.event(i).Checkpoint; r != nil && r.ID == id {
-			return r
-		}
+	}
+	i, ok := j.first[n]
+	if !ok {
+		return nil
+	}
+	if r := j.event(i).Checkpoint; r != nil && r.ID == id {
+		return r
 	}
 	return nil
 }

@@ -33,15 +33,8 @@ type Turn struct {
 func History(j *store.Journal) []Turn {
 	var out []Turn
 	at := map[string]int{}
-	// A reuse names the checkpoint it reuses, which came before it: the
-	// start or end is that one (what j.ByID gives, without a walk of the
-	// journal per turn).
-	byID := map[string]*store.Record{}
 	for _, ev := range j.All() {
 		c := ev.Checkpoint
-		if c != nil && !c.Reused && byID[c.ID] == nil {
-			byID[c.ID] = c
-		}
 		if c == nil || c.Turn == "" {
 			continue
 		}
@@ -55,12 +48,12 @@ func History(j *store.Journal) []Turn {
 		t.Records = append(t.Records, c)
 		switch {
 		case IsStart(c):
-			t.Start, t.StartedAt = byID[c.ID], c.At
+			t.Start, t.StartedAt = j.ByID(c.ID), c.At
 			if c.Prompt != "" {
 				t.Prompt = c.Prompt
 			}
 		case c.Reason == store.ReasonTurnEnd || c.Reason == store.ReasonRunEnd:
-			t.End, t.EndedAt = byID[c.ID], c.At
+			t.End, t.EndedAt = j.ByID(c.ID), c.At
 			if t.Prompt == "" {
 				t.Prompt = c.Prompt
 			}
