@@ -57,11 +57,9 @@ func diskSession(o *options, n, calls int, env []string, stdout io.Writer, logf 
 		return false, err
 	}
 	// What earlier runs left must go first: their loose objects would
-	// leave with the gc below and be counted as a gain, and the objects
-	// an earlier session's gc packed are the ones this session makes
-	// again (its edits and dates are the same), so they would not be
-	// written and the session would seem to cost nothing. A repack of
-	// what is reachable drops both.
+	// leave with the gc below and be counted as a gain. A repack of what
+	// is reachable drops them. (What this session writes is new content
+	// whatever earlier sessions stored: see bed.run.)
 	for _, args := range [][]string{{"repack", "-a", "-d", "-q"}, {"prune", "--expire=now"}} {
 		if _, err := fx.git(nil, args...); err != nil {
 			return false, err
