@@ -136,6 +136,33 @@ func TestCaptureSyncOrder(t *testing.T) {
 	if w < 0 || find(calls, w, journalSync) < 0 {
 		t.Fatal("the reuse record is not written and synced")
 	}
+
+	// Forty new files in forty directories: their blobs and trees go
+	// into packs, which reach their names before the ref does and are
+	// synced by the capture's syncfs, not each by an fsync of its own.
+	for i := 0; i < 40; i++ {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("d%d/f.txt", i)), fmt.Sprintf("new %d\n", i), 0o644)
+	}
+	calls = traced(t, dir, env, "git", "checkpoint", "-m", "many")
+	ref := find(calls, 0, func(c call) bool {
+		return isRename(c) && strings.HasSuffix(renameFrom(c), "refs/checkpoints/main/3.lock")
+	})
+	packed := 0
+	for i, c := range calls {
+		if isSync(c) && strings.Contains(c.fdPath(0), "/objects/pack/") {
+			t.Fatalf("call %d: %s of %s: a pack was synced on its own", i, c.name, c.fdPath(0))
+		}
+		if (isRename(c) || c.name == "link" || c.name == "linkat") && strings.HasSuffix(c.args, `.pack"`) {
+			packed++
+			if ref >= 0 && i > ref {
+				t.Fatalf("call %d: a pack reached its name after the ref (call %d)", i, ref)
+			}
+		}
+	}
+	if packed != 2 {
+		t.Fatalf("%d packs were put in place, want 2 (the blobs, the trees)", packed)
+	}
+	refThenJournal(t, calls, 0, "refs/checkpoints/main/3")
 }
 
 // sameFilesystem reports whether paths a and b, both still there, are on

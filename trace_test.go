@@ -80,7 +80,7 @@ func traced(t *testing.T, dir string, env []string, args ...string) []call {
 	}
 	out := filepath.Join(t.TempDir(), "trace")
 	must(t, 0, dir, env, "strace", append([]string{"-f", "-y", "-qq", "-s", "256", "-o", out,
-		"-e", "trace=syncfs,fsync,fdatasync,rename,renameat,renameat2,unlink,unlinkat,openat,write"}, args...)...)
+		"-e", "trace=syncfs,fsync,fdatasync,rename,renameat,renameat2,link,linkat,unlink,unlinkat,openat,write"}, args...)...)
 	data, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)

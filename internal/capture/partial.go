@@ -136,7 +136,11 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		return nil, false, err
 	}
 	pre.apply(items)
-	index, err := c.hashNamed(ctx, items)
+	rawLen := 0
+	if !planned {
+		rawLen = c.rawLen(st, base.Tree)
+	}
+	index, err := c.hashNamed(ctx, items, rawLen)
 	if index != "" {
 		defer os.Remove(index)
 	}

@@ -92,7 +92,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 		}
 	}
 	hashed := c.Store.Now()
-	index, err := c.hashNamed(ctx, items)
+	index, err := c.hashNamed(ctx, items, c.rawLen(st, st.Tree))
 	if index != "" {
 		defer os.Remove(index)
 	}

@@ -99,6 +99,24 @@ func deferredMatchesFreshScan(t *testing.T, attrs string) {
 				rewrite(t, abs, fmt.Sprint("iteration ", iter, "\n"))
 			}
 		}
+		// Forty files in forty directories, new, then all edited (their
+		// blobs and trees packed, unless a conversion may apply), then a
+		// quarter put back as they were (30 new blobs, loose, and 32 new
+		// trees, packed), then every mode flipped (new trees, every blob
+		// known).
+		for i := 0; iter >= 10 && iter <= 13 && i < 40; i++ {
+			abs := filepath.Join(top, fmt.Sprintf("batch/b%02d/f.txt", i))
+			switch {
+			case iter == 10:
+				write(t, abs, fmt.Sprint("batch 10 ", i, "\n"))
+			case iter == 11 || iter == 12 && i%4 != 0:
+				rewrite(t, abs, fmt.Sprint("batch ", iter, " ", i, "\n"))
+			case iter == 12:
+				rewrite(t, abs, fmt.Sprint("batch 10 ", i, "\n"))
+			case iter == 13:
+				os.Chmod(abs, 0o755)
+			}
+		}
 		if iter == 20 {
 			for i := 0; i <= MaxOnly; i++ {
 				write(t, filepath.Join(top, fmt.Sprintf("many/m%03d.txt", i)), "many\n")
@@ -114,6 +132,7 @@ func deferredMatchesFreshScan(t *testing.T, attrs string) {
 		if st := c.loadState(); len(st.Pending) > 0 {
 			deferred++
 		}
+
 		if snap.Raw != "" {
 			raw++
 		}
@@ -148,11 +167,16 @@ func deferredMatchesFreshScan(t *testing.T, attrs string) {
 		}
 		prev = snap.Tree
 	}
-	if deferred < 15 || fastPath == 0 || (attrs != "") != (raw > 0) {
-		t.Fatalf("%d of 40 captures deferred their updates, %d found nothing new, %d had a raw overlay: "+
-			"the test no longer exercises them", deferred, fastPath, raw)
+	packs, _ := filepath.Glob(filepath.Join(c.Repo.CommonDir, "objects", "pack", "*.pack"))
+	wantPacks := 3 // two of iteration 11, one of 12
+	if attrs != "" {
+		wantPacks = 2 // the trees
 	}
-	t.Logf("%d captures deferred, %d unchanged, %d with a raw overlay", deferred, fastPath, raw)
+	if deferred < 15 || fastPath == 0 || (attrs != "") != (raw > 0) || len(packs) < wantPacks {
+		t.Fatalf("%d of 40 captures deferred their updates, %d found nothing new, %d had a raw overlay, "+
+			"%d packs were written: the test no longer exercises them", deferred, fastPath, raw, len(packs))
+	}
+	t.Logf("%d captures deferred, %d unchanged, %d with a raw overlay, %d packs", deferred, fastPath, raw, len(packs))
 }
 
 // TestDeferredCleanScanRunsOnlyStatus checks the point of the pending

@@ -168,10 +168,16 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 // core.fileMode=false and core.symlinks=false keep the base's modes as
 // they would in the private index), and reads back their entries. It
 // returns the temporary index, which the caller removes, or "" when no
-// item needed hashing.
-func (c *Capturer) hashNamed(ctx context.Context, items []*named) (string, error) {
+// item needed hashing. rawLen is the length of the repository's object
+// ids where the files' bytes are their blobs (no conversion may apply:
+// mayConvert), and 0 elsewhere; when set, the content is first stored in
+// one pack (packContent).
+func (c *Capturer) hashNamed(ctx context.Context, items []*named, rawLen int) (string, error) {
 	index := c.Store.Path("partial-index")
 	os.Remove(index)
+	if rawLen > 0 {
+		c.packContent(ctx, items, rawLen)
+	}
 	got, err := c.hashInto(ctx, index, items, true)
 	if got == nil || err != nil {
 		if err == nil {
@@ -227,11 +233,13 @@ func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, s
 }
 
 // write applies the named paths to the base's trees and writes every tree
-// that changed, deepest first, in one `git mktree --batch`. The ids are
-// computed here too (a parent names its children's ids before git has
-// printed them) and must agree with git's. When the new root is one of
-// known (trees that exist, with every tree below them), nothing is
-// written. A splice is written once: its trees are changed in place.
+// that changed, deepest first: in one pack when packMin or more are new,
+// else in one `git mktree --batch`. The ids are computed here (a parent
+// names its children's ids before git has printed them); mktree's must
+// agree with them, and a pack's are those of the bodies git checked. When
+// the new root is one of known (trees that exist, with every tree below
+// them), nothing is written. A splice is written once: its trees are
+// changed in place.
 func (s *splice) write(ctx context.Context, known []string) (string, error) {
 	trees := s.trees
 	dirty := map[string]bool{"": true}
@@ -272,8 +280,8 @@ func (s *splice) write(ctx context.Context, known []string) (string, error) {
 		}
 		return strings.Compare(a, b)
 	})
-	var in strings.Builder
-	var want []string
+	var objs []git.Object
+	var in strings.Builder // the same trees as git mktree reads them
 	root := ""
 	for _, d := range order {
 		entries := trees[d]
@@ -288,11 +296,11 @@ func (s *splice) write(ctx context.Context, known []string) (string, error) {
 			return "", err
 		}
 		oid := objectID("tree", body, s.hexLen)
+		objs = append(objs, git.Object{ID: oid, Type: "tree", Body: body})
 		for _, e := range sortedEntries(entries) {
 			in.WriteString(mktreeLine(e.name, e.entry))
 		}
 		in.WriteString("\n")
-		want = append(want, oid)
 		if d == "" {
 			root = oid
 		} else {
@@ -302,12 +310,24 @@ func (s *splice) write(ctx context.Context, known []string) (string, error) {
 	if slices.Contains(known, root) {
 		return root, nil
 	}
+	if len(objs) >= packMin {
+		// Trees git holds already (a directory put back as it was) go
+		// into the pack too when it is written, which keeps them from a
+		// gc's prune as mktree's rewrite of them would.
+		missing, err := s.c.newObjects(ctx, objs)
+		if err != nil {
+			return "", err
+		}
+		if len(missing) >= packMin {
+			return root, s.c.Git.WritePack(ctx, unique(objs), s.hexLen == 64)
+		}
+	}
 	out, err := s.c.Git.Run(ctx, git.Cmd{Args: []string{"mktree", "--missing", "--batch"}, Stdin: []byte(in.String())})
 	if err != nil {
 		return "", err
 	}
-	if got := strings.Fields(string(out)); !slices.Equal(got, want) {
-		return "", fault.New(fault.FailedInternal, "git mktree wrote trees %v, expected %v", got, want)
+	if got := strings.Fields(string(out)); !slices.Equal(got, ids(objs)) {
+		return "", fault.New(fault.FailedInternal, "git mktree wrote trees %v, expected %v", got, ids(objs))
 	}
 	return root, nil
 }

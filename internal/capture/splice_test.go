@@ -40,7 +40,7 @@ func TestSpliceMatchesWriteTree(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("newSplice: %v %v", ok, err)
 	}
-	index, err := c.hashNamed(ctx, items)
+	index, err := c.hashNamed(ctx, items, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,92 @@
+package git
+
+import (
+	"bytes"
+	"compress/zlib"
+	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"hash"
+)
+
+// packTypes are the type numbers of a pack's object headers.
+var packTypes = map[string]byte{"commit": 1, "tree": 2, "blob": 3}
+
+// WritePack stores objs (their Type, "blob", "tree" or "commit", and
+// Body; the ID is git's to give) in one new pack of the repository, by feeding
+// `git index-pack --stdin` a pack built here (version 2, every object
+// whole, at zlib's fastest level, like the loose objects the pinned
+// core.looseCompression writes). Storing a hundred new objects loose
+// creates a hundred files (create, write, link, unlink each: 0.3-1 ms
+// apiece on a busy disk); a pack is two. git checks each object as it
+// indexes it (--fsck-objects: a tree out of git's order or with a name
+// twice is refused), so a pack holds nothing a loose write would not.
+//
+// git would fsync the pack and its index (core.fsync's default); it
+// does not fsync loose objects, and a capture syncs the filesystem after
+// its ref (see docs/fault-safety.md) for both alike, so the pack is not
+// synced twice. sha256 is the repository's hash function.
+func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) error {
+	pack, err := encodePack(objs, sha256)
+	if err != nil {
+		return err
+	}
+	_, err = r.Run(ctx, Cmd{
+		Args:   []string{"index-pack", "--stdin", "--fsck-objects"},
+		Config: []string{"core.fsync=-pack,-pack-metadata"},
+		Stdin:  pack,
+	})
+	return err
+}
+
+// encodePack builds a pack of objs: "PACK", version 2 and the count, each
+// object's header (type and size) and zlib stream, then the hash of all
+// that.
+func encodePack(objs []Object, useSHA256 bool) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("PACK")
+	binary.Write(&b, binary.BigEndian, uint32(2))
+	binary.Write(&b, binary.BigEndian, uint32(len(objs)))
+	zw, err := zlib.NewWriterLevel(&b, zlib.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range objs {
+		kind, ok := packTypes[o.Type]
+		if !ok {
+			return nil, fmt.Errorf("cannot pack an object of type %q", o.Type)
+		}
+		b.Write(objectHeader(kind, uint64(len(o.Body))))
+		zw.Reset(&b)
+		if _, err := zw.Write(o.Body); err != nil {
+			return nil, err
+		}
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+	}
+	var h hash.Hash = sha1.New()
+	if useSHA256 {
+		h = sha256.New()
+	}
+	h.Write(b.Bytes())
+	b.Write(h.Sum(nil))
+	return b.Bytes(), nil
+}
+
+// objectHeader is a pack entry's header: the type in bits 4-6 of the
+// first byte, the size in its low 4 bits and then 7 bits a byte, low bits
+// first, the high bit of each byte saying another follows.
+func objectHeader(kind byte, size uint64) []byte {
+	c := kind<<4 | byte(size&0x0f)
+	size >>= 4
+	var out []byte
+	for size > 0 {
+		out = append(out, c|0x80)
+		c = byte(size & 0x7f)
+		size >>= 7
+	}
+	return append(out, c)
+}

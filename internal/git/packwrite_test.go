@@ -1,0 +1,114 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
+)
+
+// TestWritePack stores blobs of sizes on both sides of each boundary of a
+// pack entry's size header, and a tree naming them, in one pack, in a
+// SHA-1 and a SHA-256 repository; git must read back every object's
+// body under the id git gives it, from a pack and not loose.
+func TestWritePack(t *testing.T) {
+	for _, format := range []string{"sha1", "sha256"} {
+		t.Run(format, func(t *testing.T) {
+			repo := gittest.NewRepo(t)
+			repo.Git("init", "-q", "--object-format="+format, "--bare", "objects.git")
+			r := &Runner{Dir: filepath.Join(repo.Dir, "objects.git"), Env: repo.Env}
+			ctx := context.Background()
+			var objs []Object
+			var ids []string
+			var tree bytes.Buffer
+			for i, size := range []int{0, 1, 15, 16, 2047, 2048, 1<<18 - 1, 1 << 18, 3 << 20} {
+				body := bytes.Repeat([]byte{byte('a' + i)}, size)
+				objs = append(objs, Object{Type: "blob", Body: body})
+				out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "-t", "blob", "--stdin"}, Stdin: body})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, strings.TrimSpace(string(out)))
+			}
+			for i, id := range ids {
+				raw := decodeHex(t, id)
+				tree.WriteString("100644 f" + string(rune('a'+i)) + "\x00")
+				tree.Write(raw)
+			}
+			objs = append(objs, Object{Type: "tree", Body: tree.Bytes()})
+			if err := r.WritePack(ctx, objs, format == "sha256"); err != nil {
+				t.Fatal(err)
+			}
+			for i, id := range ids {
+				out, err := r.Run(ctx, Cmd{Args: []string{"cat-file", "blob", id}})
+				if err != nil {
+					t.Fatalf("blob %d: %v", i, err)
+				}
+				if !bytes.Equal(out, objs[i].Body) {
+					t.Fatalf("blob %d: read back %d bytes, stored %d", i, len(out), len(objs[i].Body))
+				}
+			}
+			listed := run(t, r, "count-objects", "-v")
+			if !strings.Contains(listed, "count: 0\n") || !strings.Contains(listed, "in-pack: 10\n") {
+				t.Fatalf("count-objects says:\n%s\nwant 10 objects in a pack, none loose", listed)
+			}
+		})
+	}
+}
+
+// TestWritePackRefusesUnsortedTree checks that git checks what it is
+// given: a tree whose entries are out of git's order is refused, and no
+// pack is left.
+func TestWritePackRefusesUnsortedTree(t *testing.T) {
+	r, dir := newRepo(t)
+	blob := run(t, r, "hash-object", "-w", "--stdin")
+	raw := decodeHex(t, blob)
+	var tree bytes.Buffer
+	for _, name := range []string{"b", "a"} {
+		tree.WriteString("100644 " + name + "\x00")
+		tree.Write(raw)
+	}
+	err := r.WritePack(context.Background(), []Object{{Type: "tree", Body: tree.Bytes()}}, false)
+	if err == nil {
+		t.Fatal("an unsorted tree was stored")
+	}
+	packs, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.pack"))
+	if len(packs) != 0 {
+		t.Fatalf("packs left: %v", packs)
+	}
+}
+
+func decodeHex(t *testing.T, id string) []byte {
+	t.Helper()
+	raw, err := hex.DecodeString(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// TestMissing names the ids the repository does not hold, in the order
+// asked, and starts no git for none.
+func TestMissing(t *testing.T) {
+	r, _ := newRepo(t)
+	ctx := context.Background()
+	have := run(t, r, "hash-object", "-w", "--stdin")
+	absent := strings.Repeat("1", len(have))
+	other := strings.Repeat("2", len(have))
+	got, err := r.Missing(ctx, []string{absent, have, other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, " ") != absent+" "+other {
+		t.Fatalf("Missing = %v, want [%s %s]", got, absent, other)
+	}
+	var trace strings.Builder
+	r.Trace = &trace
+	if got, err := r.Missing(ctx, nil); err != nil || got != nil || trace.Len() != 0 {
+		t.Fatalf("Missing(nil) = %v, %v, tracing %q", got, err, trace.String())
+	}
+}
