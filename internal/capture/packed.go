@@ -25,13 +25,18 @@ import (
 //     pack, and its earlier bytes stay unreferenced in the pack like any
 //     object a capture wrote and no checkpoint kept.
 //
-// Content git holds already (the files a rewind restored, which the next
-// scan hashes again) is not packed again: one `git cat-file
-// --batch-check` asks. Such blobs are then stored by update-index, and
-// such trees by mktree or beside the new ones in the pack, which all
-// refresh an existing object's time, so that a gc running meanwhile does
-// not prune it. The capture after a rewind, whose plan names the content
-// it wrote, does not ask.
+// Content git holds already is packed again where the capture cannot
+// know it cheaply: asking git (cat-file --batch-check) costs more than the
+// pack it would spare, since git reads its pack directory again for each
+// object it does not find (28 ms for the 156 new trees of a 100-file
+// rewind at 100,000 files, against 10 ms for their pack). So the scan
+// after a rewind stores the restored files' blobs and trees once more, in
+// a pack whose objects checkpoint.packEvery's roll-up keeps once; a copy
+// in a new pack also keeps a gc running meanwhile from pruning them, as
+// git's own rewrite of an existing object does. Left out where it is
+// known: a file whose bytes are its base's blob (only its stat data
+// changed), and the capture after a rewind, whose plan names the content
+// it wrote.
 
 // packMin is the fewest new objects a capture stores in a pack of their
 // own (git.WritePack) rather than one file each. A pack costs a process
@@ -84,34 +89,16 @@ func (c *Capturer) packContent(ctx context.Context, items []*named, hexLen int) 
 		if !ok {
 			continue
 		}
+		id := objectID("blob", body, hexLen)
+		if it.inBase && id == it.base.oid {
+			continue // only its stat data changed: git holds it
+		}
 		total += len(body)
-		objs = append(objs, git.Object{ID: objectID("blob", body, hexLen), Type: "blob", Body: body})
+		objs = append(objs, git.Object{ID: id, Type: "blob", Body: body})
 	}
-	if len(objs) < packMin {
-		return
-	}
-	if objs, err := c.newObjects(ctx, objs); err == nil && len(objs) >= packMin {
+	if objs = unique(objs); len(objs) >= packMin {
 		c.Git.WritePack(ctx, objs, hexLen == 64)
 	}
-}
-
-// newObjects returns the objects of objs the repository does not hold.
-func (c *Capturer) newObjects(ctx context.Context, objs []git.Object) ([]git.Object, error) {
-	missing, err := c.Git.Missing(ctx, ids(objs))
-	if err != nil {
-		return nil, err
-	}
-	want := map[string]bool{}
-	for _, id := range missing {
-		want[id] = true
-	}
-	var out []git.Object
-	for _, o := range unique(objs) {
-		if want[o.ID] {
-			out = append(out, o)
-		}
-	}
-	return out, nil
 }
 
 // content is the blob git stores for the file at p, seen as fi, when no

@@ -233,7 +233,7 @@ func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, s
 }
 
 // write applies the named paths to the base's trees and writes every tree
-// that changed, deepest first: in one pack when packMin or more are new,
+// that changed, deepest first: in one pack when there are packMin or more,
 // else in one `git mktree --batch`. The ids are computed here (a parent
 // names its children's ids before git has printed them); mktree's must
 // agree with them, and a pack's are those of the bodies git checked. When
@@ -310,17 +310,8 @@ func (s *splice) write(ctx context.Context, known []string) (string, error) {
 	if slices.Contains(known, root) {
 		return root, nil
 	}
-	if len(objs) >= packMin {
-		// Trees git holds already (a directory put back as it was) go
-		// into the pack too when it is written, which keeps them from a
-		// gc's prune as mktree's rewrite of them would.
-		missing, err := s.c.newObjects(ctx, objs)
-		if err != nil {
-			return "", err
-		}
-		if len(missing) >= packMin {
-			return root, s.c.Git.WritePack(ctx, unique(objs), s.hexLen == 64)
-		}
+	if objs := unique(objs); len(objs) >= packMin {
+		return root, s.c.Git.WritePack(ctx, objs, s.hexLen == 64)
 	}
 	out, err := s.c.Git.Run(ctx, git.Cmd{Args: []string{"mktree", "--missing", "--batch"}, Stdin: []byte(in.String())})
 	if err != nil {

@@ -81,35 +81,3 @@ func cutAnswer(out []byte, req, word string) ([]byte, bool) {
 	}
 	return out[len(want):], true
 }
-
-// Missing returns the ids among ids (full object ids) that name no object
-// the repository holds, asked of one `git cat-file --batch-check`, which
-// opens no object's content.
-func (r *Runner) Missing(ctx context.Context, ids []string) ([]string, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	var in strings.Builder
-	for _, id := range ids {
-		in.WriteString(id + "\n")
-	}
-	out, err := r.Run(ctx, Cmd{Args: []string{"cat-file", "--batch-check=%(objectname)"}, Stdin: []byte(in.String())})
-	if err != nil {
-		return nil, err
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != len(ids) {
-		return nil, fmt.Errorf("git cat-file --batch-check answered %d of %d requests", len(lines), len(ids))
-	}
-	var missing []string
-	for i, id := range ids {
-		switch lines[i] {
-		case id:
-		case id + " missing":
-			missing = append(missing, id)
-		default:
-			return nil, fmt.Errorf("git cat-file --batch-check: unexpected answer %q to %s", lines[i], id)
-		}
-	}
-	return missing, nil
-}

@@ -90,25 +90,3 @@ func decodeHex(t *testing.T, id string) []byte {
 	}
 	return raw
 }
-
-// TestMissing names the ids the repository does not hold, in the order
-// asked, and starts no git for none.
-func TestMissing(t *testing.T) {
-	r, _ := newRepo(t)
-	ctx := context.Background()
-	have := run(t, r, "hash-object", "-w", "--stdin")
-	absent := strings.Repeat("1", len(have))
-	other := strings.Repeat("2", len(have))
-	got, err := r.Missing(ctx, []string{absent, have, other})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(got, " ") != absent+" "+other {
-		t.Fatalf("Missing = %v, want [%s %s]", got, absent, other)
-	}
-	var trace strings.Builder
-	r.Trace = &trace
-	if got, err := r.Missing(ctx, nil); err != nil || got != nil || trace.Len() != 0 {
-		t.Fatalf("Missing(nil) = %v, %v, tracing %q", got, err, trace.String())
-	}
-}
