@@ -2,6 +2,8 @@ package capture
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,5 +37,49 @@ func TestLooseObjectsWrittenFast(t *testing.T) {
 	}
 	if len(body) < 2 || body[0] != 0x78 || body[1] != 0x01 {
 		t.Fatalf("the blob's zlib header is % x, want 78 01 (level 1)", body[:min(2, len(body))])
+	}
+}
+
+// TestReadEntryRefusesWhatChanged: a file read for its entry must still be
+// what the scan saw. A symlink put where a regular file was is not
+// followed, a directory is not read, and a file gone is reported gone.
+func TestReadEntryRefusesWhatChanged(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	write(t, p, "content\n")
+	fi, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, mode, err := readEntry(p, fi); err != nil || string(body) != "content\n" || mode != "100644" {
+		t.Fatalf("readEntry = %q, %s, %v", body, mode, err)
+	}
+	write(t, filepath.Join(dir, "target"), "elsewhere\n")
+	os.Remove(p)
+	if err := os.Symlink("target", p); err != nil {
+		t.Fatal(err)
+	}
+	if body, _, err := readEntry(p, fi); err == nil {
+		t.Fatalf("a symlink where a file was was followed: read %q", body)
+	}
+	os.Remove(p)
+	if err := os.Mkdir(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := readEntry(p, fi); err == nil {
+		t.Fatal("a directory where a file was was read")
+	}
+	os.Remove(p)
+	if _, _, err := readEntry(p, fi); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a file gone: %v, want not exist", err)
+	}
+	if err := os.Symlink("target", p); err != nil {
+		t.Fatal(err)
+	}
+	link, _ := os.Lstat(p)
+	os.Remove(p)
+	write(t, p, "a file again\n")
+	if _, _, err := readEntry(p, link); err == nil {
+		t.Fatal("a file where a symlink was was taken for a symlink")
 	}
 }

@@ -1,10 +1,13 @@
 package capture
 
 import (
-	"context"
+	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
@@ -13,30 +16,27 @@ import (
 // hundred blobs and about as many trees; stored loose, each is a file of
 // its own (create, write, link, unlink: 0.3-1 ms apiece on a busy disk),
 // which made them most of a rewind of 100 files (docs/speed.md). When
-// packMin or more are new they go into one pack instead (git.WritePack):
+// packMin or more are to be stored, they go into one pack instead
+// (git.WritePack), blobs and trees together:
 //
 //   - Trees: splice.write computes them, so it packs their bodies.
-//   - Blobs: where a file's bytes are its blob (no conversion may apply:
-//     mayConvert), packContent reads the files and packs them before
-//     update-index hashes them; update-index, finding each blob stored,
-//     writes nothing. It stays the one that decides the entries (modes,
-//     what a file held when it was hashed): a file that changed between
-//     the two reads gets its new content stored loose, as without the
-//     pack, and its earlier bytes stay unreferenced in the pack like any
-//     object a capture wrote and no checkpoint kept.
+//   - Blobs: where git would store a file's bytes as they are (no
+//     conversion may apply: mayConvert) and give it the mode its own stat
+//     data say (core.fileMode and core.symlinks on: Config.StatModes),
+//     hashOwn reads the files and computes their entries as git's
+//     update-index would, instead of running it and then ls-files to read
+//     its answers. Elsewhere update-index hashes them and stores them
+//     loose, as before.
 //
-// Content git holds already is packed again where the capture cannot
-// know it cheaply: asking git (cat-file --batch-check) costs more than the
-// pack it would spare, since git reads its pack directory again for each
-// object it does not find (28 ms for the 156 new trees of a 100-file
-// rewind at 100,000 files, against 10 ms for their pack). So the scan
-// after a rewind stores the restored files' blobs and trees once more, in
-// a pack whose objects checkpoint.packEvery's roll-up keeps once; a copy
-// in a new pack also keeps a gc running meanwhile from pruning them, as
-// git's own rewrite of an existing object does. Left out where it is
-// known: a file whose bytes are its base's blob (only its stat data
-// changed), and the capture after a rewind, whose plan names the content
-// it wrote.
+// Content git holds already (a file put back as its base has it, the
+// files a rewind wrote, which its check after reads again) is not stored:
+// the blob of a file whose bytes are its base's is left out, and when the
+// new tree is one git holds (the rewind's target) nothing is written. A
+// tree put back as it was elsewhere is stored again beside the new ones;
+// asking git which exist (cat-file --batch-check) costs more than the pack
+// it would spare, since git reads its pack directory again for each object
+// it does not find (28 ms for the 156 new trees of a 100-file rewind at
+// 100,000 files, against 10 ms for their pack).
 
 // packMin is the fewest new objects a capture stores in a pack of their
 // own (git.WritePack) rather than one file each. A pack costs a process
@@ -71,50 +71,85 @@ func ids(objs []git.Object) []string {
 
 const (
 	maxPackedFile  = 1 << 20  // a larger file is left to update-index
-	maxPackedBytes = 64 << 20 // the most content one pack holds
+	maxPackedBytes = 64 << 20 // the most content hashOwn holds at once
 )
 
-// packContent stores the content of the items hashInto is about to hash
-// in one pack, when there are packMin of them or more. hexLen is the
-// length of the repository's object ids. It never fails: what it could
-// not store, update-index stores loose.
-func (c *Capturer) packContent(ctx context.Context, items []*named, hexLen int) {
-	var objs []git.Object
-	total := 0
+// hashOwn gives the items about to be hashed their entries from the files'
+// own bytes and stat data, when there are packMin of them or more, and
+// returns the blobs to store (the ones their base does not hold). A
+// regular file is opened without following a symlink and its mode read
+// from the open file: 100755 when its owner may execute it, as git's
+// create_ce_mode gives; a symlink's blob is its target. A file gone since
+// it was looked at is no longer present, as update-index would find it.
+// It reports false, having changed no item, where update-index must do it:
+// too few files, a large one, or one that is no longer what it was (a
+// directory, a symlink where a file was).
+func (c *Capturer) hashOwn(items []*named, hexLen int) ([]git.Object, bool) {
+	var todo []*named
 	for _, it := range items {
-		if it.skip || !it.present || it.known || it.size > maxPackedFile || total+int(it.size) > maxPackedBytes {
+		if it.skip || !it.present || it.known {
 			continue
 		}
-		body, ok := content(filepath.Join(c.Repo.Top, filepath.FromSlash(it.path)), it.fi)
-		if !ok {
+		if it.size > maxPackedFile {
+			return nil, false
+		}
+		todo = append(todo, it)
+	}
+	if len(todo) < packMin {
+		return nil, false
+	}
+	entries := make([]treeEntry, len(todo))
+	bodies := make([][]byte, len(todo))
+	total := 0
+	for i, it := range todo {
+		body, mode, err := readEntry(filepath.Join(c.Repo.Top, filepath.FromSlash(it.path)), it.fi)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // gone: no entry
+		}
+		if total += len(body); err != nil || total > maxPackedBytes {
+			return nil, false
+		}
+		entries[i], bodies[i] = treeEntry{mode: mode, oid: objectID("blob", body, hexLen)}, body
+	}
+	var blobs []git.Object
+	for i, it := range todo {
+		if entries[i].mode == "" {
+			it.present = false
 			continue
 		}
-		id := objectID("blob", body, hexLen)
-		if it.inBase && id == it.base.oid {
-			continue // only its stat data changed: git holds it
+		it.entry = entries[i]
+		if !it.inBase || it.base.oid != it.entry.oid {
+			blobs = append(blobs, git.Object{ID: it.entry.oid, Type: "blob", Body: bodies[i]})
 		}
-		total += len(body)
-		objs = append(objs, git.Object{ID: id, Type: "blob", Body: body})
 	}
-	if objs = unique(objs); len(objs) >= packMin {
-		c.Git.WritePack(ctx, objs, hexLen == 64)
-	}
+	return unique(blobs), true
 }
 
-// content is the blob git stores for the file at p, seen as fi, when no
-// conversion applies: a regular file's bytes, a symlink's target.
-func content(p string, fi fs.FileInfo) ([]byte, bool) {
-	switch {
-	case fi == nil:
-		return nil, false
-	case fi.Mode().IsRegular():
-		b, err := os.ReadFile(p)
-		return b, err == nil
-	case fi.Mode()&fs.ModeSymlink != 0:
+// readEntry reads what git stores for the file at p, which was seen as
+// fi: a symlink's target, or a regular file's bytes and its mode.
+func readEntry(p string, fi fs.FileInfo) ([]byte, string, error) {
+	if fi.Mode()&fs.ModeSymlink != 0 {
 		target, err := os.Readlink(p)
-		return []byte(target), err == nil
+		return []byte(target), "120000", err
 	}
-	return nil, false
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, "", err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, "", fmt.Errorf("%s is no longer a regular file", p)
+	}
+	body, err := io.ReadAll(f)
+	mode := "100644"
+	if st.Mode()&0o100 != 0 {
+		mode = "100755"
+	}
+	return body, mode, err
 }
 
 // rawLen is hashNamed's rawLen: the length of id, an object id of the

@@ -136,11 +136,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		return nil, false, err
 	}
 	pre.apply(items)
-	rawLen := 0
-	if !planned {
-		rawLen = c.rawLen(st, base.Tree)
-	}
-	index, err := c.hashNamed(ctx, items, rawLen)
+	index, blobs, err := c.hashNamed(ctx, items, c.rawLen(st, base.Tree))
 	if index != "" {
 		defer os.Remove(index)
 	}
@@ -167,7 +163,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 				return nil, false, err
 			}
 		}
-		if snap.Tree, err = sp.write(ctx, []string{base.Tree, expect.tree()}); err != nil {
+		if snap.Tree, err = sp.write(ctx, []string{base.Tree, expect.tree()}, blobs); err != nil {
 			return nil, false, err
 		}
 	}

@@ -92,7 +92,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 		}
 	}
 	hashed := c.Store.Now()
-	index, err := c.hashNamed(ctx, items, c.rawLen(st, st.Tree))
+	index, blobs, err := c.hashNamed(ctx, items, c.rawLen(st, st.Tree))
 	if index != "" {
 		defer os.Remove(index)
 	}
@@ -103,7 +103,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 	if prev == "" {
 		prev = st.Tree
 	}
-	if snap.Tree, err = sp.write(ctx, []string{st.Tree, prev}); err != nil {
+	if snap.Tree, err = sp.write(ctx, []string{st.Tree, prev}, blobs); err != nil {
 		return false, err
 	}
 	// Count against the last capture: a pending path's entry, else the

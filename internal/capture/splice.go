@@ -170,20 +170,23 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 // returns the temporary index, which the caller removes, or "" when no
 // item needed hashing. rawLen is the length of the repository's object
 // ids where the files' bytes are their blobs (no conversion may apply:
-// mayConvert), and 0 elsewhere; when set, the content is first stored in
-// one pack (packContent).
-func (c *Capturer) hashNamed(ctx context.Context, items []*named, rawLen int) (string, error) {
+// mayConvert), and 0 elsewhere: with it, and modes that follow from stat
+// data, many files are hashed here (hashOwn) and their blobs returned for
+// the caller to store with its trees (splice.write); git stores the rest.
+func (c *Capturer) hashNamed(ctx context.Context, items []*named, rawLen int) (string, []git.Object, error) {
+	if rawLen > 0 && c.Cfg.StatModes {
+		if blobs, ok := c.hashOwn(items, rawLen); ok {
+			return "", blobs, nil
+		}
+	}
 	index := c.Store.Path("partial-index")
 	os.Remove(index)
-	if rawLen > 0 {
-		c.packContent(ctx, items, rawLen)
-	}
 	got, err := c.hashInto(ctx, index, items, true)
 	if got == nil || err != nil {
 		if err == nil {
 			index = ""
 		}
-		return index, err
+		return index, nil, err
 	}
 	for _, it := range items {
 		if it.skip || !it.present || it.known {
@@ -195,7 +198,7 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, rawLen int) (s
 			it.present = false // gone since it was looked at
 		}
 	}
-	return index, nil
+	return index, nil, nil
 }
 
 // hashInto stores the content of the present items not known yet with
@@ -233,14 +236,15 @@ func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, s
 }
 
 // write applies the named paths to the base's trees and writes every tree
-// that changed, deepest first: in one pack when there are packMin or more,
-// else in one `git mktree --batch`. The ids are computed here (a parent
+// that changed, deepest first, with blobs (hashNamed's, not stored yet):
+// in one pack when there are blobs or packMin trees or more, else in one
+// `git mktree --batch`. The ids are computed here (a parent
 // names its children's ids before git has printed them); mktree's must
 // agree with them, and a pack's are those of the bodies git checked. When
 // the new root is one of known (trees that exist, with every tree below
 // them), nothing is written. A splice is written once: its trees are
 // changed in place.
-func (s *splice) write(ctx context.Context, known []string) (string, error) {
+func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) (string, error) {
 	trees := s.trees
 	dirty := map[string]bool{"": true}
 	for _, it := range s.items {
@@ -310,8 +314,8 @@ func (s *splice) write(ctx context.Context, known []string) (string, error) {
 	if slices.Contains(known, root) {
 		return root, nil
 	}
-	if objs := unique(objs); len(objs) >= packMin {
-		return root, s.c.Git.WritePack(ctx, objs, s.hexLen == 64)
+	if objs := unique(objs); len(blobs) > 0 || len(objs) >= packMin {
+		return root, s.c.Git.WritePack(ctx, append(blobs, objs...), s.hexLen == 64)
 	}
 	out, err := s.c.Git.Run(ctx, git.Cmd{Args: []string{"mktree", "--missing", "--batch"}, Stdin: []byte(in.String())})
 	if err != nil {

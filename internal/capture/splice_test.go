@@ -40,7 +40,7 @@ func TestSpliceMatchesWriteTree(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("newSplice: %v %v", ok, err)
 	}
-	index, err := c.hashNamed(ctx, items, 0)
+	index, _, err := c.hashNamed(ctx, items, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestSpliceMatchesWriteTree(t *testing.T) {
 	if want := (store.Changes{Modified: 1, Added: 2, Deleted: 2}); changes != want {
 		t.Errorf("changes %+v, want %+v", changes, want)
 	}
-	got, err := sp.write(ctx, nil)
+	got, err := sp.write(ctx, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestSpliceKnownRootWritesNothing(t *testing.T) {
 	it.known, it.entry = true, it.base // unchanged: nothing to hash
 	var trace strings.Builder
 	c.Git.Trace = &git.LockedWriter{W: &trace}
-	got, err := sp.write(ctx, []string{j.Latest().Tree})
+	got, err := sp.write(ctx, []string{j.Latest().Tree}, nil)
 	if err != nil || got != j.Latest().Tree {
 		t.Fatalf("write = %s, %v; want the base %s", got, err, j.Latest().Tree)
 	}

@@ -56,6 +56,10 @@ type Config struct {
 	// for git's default place): a scan a monitor spares must not miss a
 	// change there.
 	ExcludesFile string
+	// StatModes says core.fileMode and core.symlinks are on (git's
+	// defaults where the file system has both): the mode git gives a
+	// file follows from its own stat data, not from the index's entry.
+	StatModes bool
 }
 
 // Default returns the design's defaults.
@@ -72,6 +76,7 @@ func Default() Config {
 		Enabled:       true,
 		RecordPrompts: true,
 		PackEvery:     64,
+		StatModes:     true,
 	}
 }
 
@@ -79,10 +84,11 @@ func Default() Config {
 // naming the key, not a silent default.
 func Load(ctx context.Context, r *git.Runner) (Config, error) {
 	c := Default()
-	entries, err := r.ConfigGetRegexp(ctx, `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor)$|extensions\.partialclone$)`)
+	entries, err := r.ConfigGetRegexp(ctx, `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|filemode|symlinks)$|extensions\.partialclone$)`)
 	if err != nil {
 		return c, err
 	}
+	modes := map[string]bool{"core.filemode": true, "core.symlinks": true}
 	for _, e := range entries {
 		key, val := e.Key, e.Value
 		// The core.* keys say whether git may convert files between the
@@ -96,6 +102,12 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 			continue
 		case "core.excludesfile":
 			c.ExcludesFile = v
+			continue
+		case "core.filemode", "core.symlinks":
+			// The last value of each wins, as in git; one that is not
+			// a bool is taken as off, the safe side.
+			on, err := ParseBool(v)
+			modes[k] = on && err == nil
 			continue
 		case "extensions.partialclone":
 			c.PartialClone = v != ""
@@ -115,6 +127,7 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 				WithHint("fix it with 'git config " + key + " VALUE'; see git-checkpoint(1), CONFIGURATION")
 		}
 	}
+	c.StatModes = modes["core.filemode"] && modes["core.symlinks"]
 	return c, nil
 }
 
