@@ -26,13 +26,17 @@ import (
 // and its change counts must be those of the trees.
 func TestDeferredMatchesFreshScan(t *testing.T) {
 	for _, attrs := range []string{"", "* text=auto\n"} {
-		t.Run(fmt.Sprintf("attributes=%q", attrs), func(t *testing.T) {
-			deferredMatchesFreshScan(t, attrs)
-		})
+		for _, split := range []bool{false, true} {
+			t.Run(fmt.Sprintf("attributes=%q,split=%v", attrs, split), func(t *testing.T) {
+				deferredMatchesFreshScan(t, attrs, split)
+			})
+		}
 	}
 }
 
-func deferredMatchesFreshScan(t *testing.T, attrs string) {
+// deferredMatchesFreshScan is TestDeferredMatchesFreshScan with the scan
+// as one process or, split, as two at once as in a large tree.
+func deferredMatchesFreshScan(t *testing.T, attrs string, split bool) {
 	initial := map[string]string{".gitignore": "*.log\n"}
 	if attrs != "" {
 		initial[".gitattributes"] = attrs
@@ -42,6 +46,9 @@ func deferredMatchesFreshScan(t *testing.T, attrs string) {
 	}
 	c, j := testRepo(t, initial)
 	c.Cfg.MaxFileBytes = 64
+	if split {
+		c.splitAt = 1
+	}
 	ctx := context.Background()
 	top := c.Repo.Top
 	// Hashing "happens" later than any edit: stat data are trusted, so the
@@ -110,6 +117,9 @@ func deferredMatchesFreshScan(t *testing.T, attrs string) {
 				write(t, abs, fmt.Sprint("batch 10 ", i, "\n"))
 			case iter == 11 || iter == 12 && i%8 != 0:
 				rewrite(t, abs, fmt.Sprint("batch ", iter, " ", i, "\n"))
+				if iter == 11 && i%5 == 0 {
+					os.Chmod(abs, 0o755) // a new mode with the new bytes
+				}
 			case iter == 12:
 				rewrite(t, abs, fmt.Sprint("batch 10 ", i, "\n"))
 			case iter == 13:
