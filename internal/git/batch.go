@@ -9,7 +9,8 @@ import (
 )
 
 // Object is one answer of `git cat-file --batch`: an object's id, type and
-// body, or Missing when the request names no object.
+// body, or Missing when the request names no object. WritePack takes its
+// type and body as an object to store.
 type Object struct {
 	ID, Type string
 	Body     []byte

@@ -18,14 +18,15 @@ import (
 var packTypes = map[string]byte{"commit": 1, "tree": 2, "blob": 3}
 
 // WritePack stores objs (their Type, "blob", "tree" or "commit", and
-// Body; the ID is git's to give) in one new pack of the repository, by feeding
-// `git index-pack --stdin` a pack built here (version 2, every object
-// whole, at zlib's fastest level like the loose objects the pinned
-// core.looseCompression writes, or stored when small: see encodePack). Storing a hundred new objects loose
-// creates a hundred files (create, write, link, unlink each: 0.3-1 ms
-// apiece on a busy disk); a pack is two. git checks each object as it
-// indexes it (--fsck-objects: a tree out of git's order or with a name
-// twice is refused), so a pack holds nothing a loose write would not.
+// Body; the ID is git's to give) in one new pack of the repository, by
+// feeding `git index-pack --stdin` a pack built here: version 2, every
+// object whole, at zlib's fastest level like the loose objects the pinned
+// core.looseCompression writes, or stored when small (see encodePack).
+// Storing a hundred new objects loose creates a hundred files (create,
+// write, link, unlink each: 0.3-1 ms apiece on a busy disk); a pack is
+// two. git checks each object as it indexes it (--fsck-objects: a tree
+// out of git's order or with a name twice is refused), so a pack holds
+// nothing a loose write would not.
 //
 // git would fsync the pack and its index (core.fsync's default); it
 // does not fsync loose objects, and a capture syncs the filesystem after
