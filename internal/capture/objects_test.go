@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
@@ -42,7 +44,8 @@ func TestLooseObjectsWrittenFast(t *testing.T) {
 
 // TestReadEntryRefusesWhatChanged: a file read for its entry must still be
 // what the scan saw. A symlink put where a regular file was is not
-// followed, a directory is not read, and a file gone is reported gone.
+// followed, a directory is not read, a FIFO does not block, and a file
+// gone is reported gone.
 func TestReadEntryRefusesWhatChanged(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f")
@@ -68,6 +71,20 @@ func TestReadEntryRefusesWhatChanged(t *testing.T) {
 	}
 	if _, _, err := readEntry(p, fi); err == nil {
 		t.Fatal("a directory where a file was was read")
+	}
+	os.Remove(p)
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, _, err := readEntry(p, fi); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("a FIFO where a file was was read")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("reading a FIFO where a file was blocked")
 	}
 	os.Remove(p)
 	if _, _, err := readEntry(p, fi); !errors.Is(err, fs.ErrNotExist) {

@@ -132,7 +132,9 @@ func readEntry(p string, fi fs.FileInfo) ([]byte, string, error) {
 		target, err := os.Readlink(p)
 		return []byte(target), "120000", err
 	}
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	// O_NONBLOCK: a FIFO put there since would otherwise block the open
+	// until something writes to it; it has no effect on a regular file.
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, "", err
 	}
