@@ -12,7 +12,7 @@ import (
 // It leaves HOME alone, since the agent keeps its own (Run.Home), so the
 // global config is turned off by name.
 func GitEnv() []string {
-	return append([]string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull}, gittest.Identity()...)
+	return append([]string{"GIT_CONFIG_NOSYSTEM=1", "GIT_ATTR_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull}, gittest.Identity()...)
 }
 
 // NewRepo creates a git repository in a temporary directory with the given

@@ -190,7 +190,7 @@ func benchEnv(environ []string, bin, home string) []string {
 		}
 	}
 	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C", "TZ=UTC",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_ATTR_NOSYSTEM=1", "LC_ALL=C", "TZ=UTC",
 		"GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@localhost",
 		"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@localhost",
 		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",

@@ -34,6 +34,8 @@ type Capturer struct {
 	// splitAt overrides splitIndexSize; the tests set it to scan small
 	// trees both ways.
 	splitAt int64
+	// sysAttrs overrides systemAttributesFiles for the tests.
+	sysAttrs []string
 }
 
 // Snapshot is the state of the working tree as a git tree, before it is

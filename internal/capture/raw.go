@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
 
@@ -54,13 +55,36 @@ func (c *Capturer) mayConvert(st *indexState) bool {
 	return false
 }
 
-// attributesFiles are the attributes files outside the tree that git reads.
+// attributesFiles are the attributes files outside the tree that git reads:
+// the repository's, the user's and, unless GIT_ATTR_NOSYSTEM is set, the
+// system's.
 func (c *Capturer) attributesFiles() []string {
 	files := []string{filepath.Join(c.Repo.CommonDir, "info", "attributes")}
 	if f := c.userFile(c.Cfg.AttributesFile, "attributes"); f != "" {
 		files = append(files, f)
 	}
-	return files
+	// git reads the system's file unless the variable is true; a value
+	// it would refuse counts as reading it, the side that examines more.
+	if v := envOf(c.Git.Env, "GIT_ATTR_NOSYSTEM"); v != "" {
+		if on, err := config.ParseBool(v); err == nil && on {
+			return files
+		}
+	}
+	return append(files, c.systemAttributes()...)
+}
+
+// systemAttributesFiles are where git may keep the system's attributes
+// file: $(sysconfdir)/gitattributes, /etc for a git installed under /usr
+// (a distribution's), $(prefix)/etc for one built from source under
+// /usr/local. git 2.39 cannot be asked which (git var GIT_ATTR_SYSTEM came
+// later), so both count: a stray one only makes a capture examine more.
+var systemAttributesFiles = []string{"/etc/gitattributes", "/usr/local/etc/gitattributes"}
+
+func (c *Capturer) systemAttributes() []string {
+	if c.sysAttrs != nil {
+		return c.sysAttrs
+	}
+	return systemAttributesFiles
 }
 
 // userFile is where git reads one of the user's own files: the path a

@@ -32,7 +32,8 @@ func Identity() []string {
 
 // Vars are the variables of a hermetic git, home being its HOME: the
 // global configuration is the one home holds (none when it is empty, XDG's
-// included), the system's is not read, and the identity, dates, time zone
+// included), the system's configuration and attributes are not read, and
+// the identity, dates, time zone
 // and locale are fixed so that ids and messages are the same everywhere.
 //
 // With GIT_CHECKPOINT_TEST_FSMONITOR naming an fsmonitor hook, every
@@ -42,7 +43,7 @@ func Vars(home string) []string {
 	return append(append([]string{
 		"HOME=" + home,
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_ATTR_NOSYSTEM=1",
 	}, append(Identity(), "TZ=UTC", "LC_ALL=C")...), Fsmonitor()...)
 }
 
