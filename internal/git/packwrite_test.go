@@ -60,28 +60,6 @@ func TestWritePack(t *testing.T) {
 	}
 }
 
-// TestWritePackRefusesUnsortedTree checks that git checks what it is
-// given: a tree whose entries are out of git's order is refused, and no
-// pack is left.
-func TestWritePackRefusesUnsortedTree(t *testing.T) {
-	r, dir := newRepo(t)
-	blob := run(t, r, "hash-object", "-w", "--stdin")
-	raw := decodeHex(t, blob)
-	var tree bytes.Buffer
-	for _, name := range []string{"b", "a"} {
-		tree.WriteString("100644 " + name + "\x00")
-		tree.Write(raw)
-	}
-	err := r.WritePack(context.Background(), []Object{{Type: "tree", Body: tree.Bytes()}}, false)
-	if err == nil {
-		t.Fatal("an unsorted tree was stored")
-	}
-	packs, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.pack"))
-	if len(packs) != 0 {
-		t.Fatalf("packs left: %v", packs)
-	}
-}
-
 func decodeHex(t *testing.T, id string) []byte {
 	t.Helper()
 	raw, err := hex.DecodeString(id)
