@@ -238,12 +238,13 @@ func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, s
 // write applies the named paths to the base's trees and writes every tree
 // that changed, deepest first, with blobs (hashNamed's, not stored yet):
 // in one pack when there are blobs or packMin trees or more, else in one
-// `git mktree --batch`. The ids are computed here (a parent
-// names its children's ids before git has printed them); mktree's must
-// agree with them, and a pack's are those of the bodies git checked. When
-// the new root is one of known (trees that exist, with every tree below
-// them), nothing is written. A splice is written once: its trees are
-// changed in place.
+// `git mktree --batch`. The ids are computed here (a parent names its
+// children's ids before git has printed them); mktree's must agree with
+// them, and a pack stores the bodies as they are, which
+// TestEncodeTreeAgreesWithMktree keeps the trees mktree writes. When the
+// new root is one of known (trees that exist, with every tree and blob
+// below them), nothing is written. A splice is written once: its trees
+// are changed in place.
 func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) (string, error) {
 	trees := s.trees
 	dirty := map[string]bool{"": true}
