@@ -127,7 +127,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		// to its version): skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
 	case !seeded && !examine && mayDefer(st, sel):
-		if deferred, err = c.deferUpdates(ctx, st, sel.updates, snap); err != nil {
+		if deferred, err = c.deferUpdates(ctx, st, sel.updates, snap, may); err != nil {
 			return nil, err
 		}
 	}

@@ -153,12 +153,3 @@ func readEntry(p string, fi fs.FileInfo) ([]byte, string, error) {
 	}
 	return body, mode, err
 }
-
-// rawLen is hashNamed's rawLen: the length of id, an object id of the
-// repository, where no conversion may apply to the files; 0 elsewhere.
-func (c *Capturer) rawLen(st *indexState, id string) int {
-	if c.mayConvert(st) {
-		return 0
-	}
-	return len(id)
-}

@@ -136,7 +136,8 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		return nil, false, err
 	}
 	pre.apply(items)
-	index, blobs, err := c.hashNamed(ctx, items, c.rawLen(st, base.Tree))
+	may := c.mayConvert(st)
+	index, blobs, err := c.hashNamed(ctx, items, may, len(base.Tree))
 	if index != "" {
 		defer os.Remove(index)
 	}
@@ -171,7 +172,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	// tree took are examined again, against the temporary index that
 	// holds their new entries. Files kept raw elsewhere stay as they are,
 	// as their entries in the tree do; the next scan checks them.
-	if c.mayConvert(st) {
+	if may {
 		var check []string
 		for _, it := range items {
 			if !it.skip {

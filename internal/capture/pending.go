@@ -59,7 +59,9 @@ func mayDefer(st *indexState, sel *selection) bool {
 // update-index and write-tree would give. It returns false, having changed
 // nothing, when a path needs what a partial capture cannot do; the caller
 // then updates the private index as before, which empties the records.
-func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []string, snap *Snapshot) (bool, error) {
+//
+// may is mayConvert(st), which the caller knows already.
+func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []string, snap *Snapshot, may bool) (bool, error) {
 	var items []*named
 	for _, p := range updates {
 		it, ok := c.probe(p)
@@ -92,7 +94,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 		}
 	}
 	hashed := c.Store.Now()
-	index, blobs, err := c.hashNamed(ctx, items, c.rawLen(st, st.Tree))
+	index, blobs, err := c.hashNamed(ctx, items, may, len(st.Tree))
 	if index != "" {
 		defer os.Remove(index)
 	}
@@ -130,7 +132,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 	// A path still pending from before that the scan no longer reports
 	// went back to the private index's version: the counts above miss it.
 	snap.Known = len(st.Pending) == 0
-	if c.mayConvert(st) {
+	if may {
 		// The raw overlay (raw.go) follows: the paths hashed now are
 		// examined against the temporary index holding their entries,
 		// those gone back to the private index's version against it.

@@ -168,14 +168,14 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 // core.fileMode=false and core.symlinks=false keep the base's modes as
 // they would in the private index), and reads back their entries. It
 // returns the temporary index, which the caller removes, or "" when no
-// item needed hashing. rawLen is the length of the repository's object
-// ids where the files' bytes are their blobs (no conversion may apply:
-// mayConvert), and 0 elsewhere: with it, and modes that follow from stat
-// data, many files are hashed here (hashOwn) and their blobs returned for
-// the caller to store with its trees (splice.write); git stores the rest.
-func (c *Capturer) hashNamed(ctx context.Context, items []*named, rawLen int) (string, []git.Object, error) {
-	if rawLen > 0 && c.Cfg.StatModes {
-		if blobs, ok := c.hashOwn(items, rawLen); ok {
+// item needed hashing. Where the files' bytes are their blobs (may, the
+// caller's mayConvert, false) and their modes follow from their stat data
+// (Config.StatModes), many files are hashed here instead (hashOwn), and
+// their blobs returned for the caller to store with its trees
+// (splice.write). hexLen is the length of the repository's object ids.
+func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexLen int) (string, []git.Object, error) {
+	if !may && c.Cfg.StatModes {
+		if blobs, ok := c.hashOwn(items, hexLen); ok {
 			return "", blobs, nil
 		}
 	}

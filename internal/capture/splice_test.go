@@ -40,7 +40,7 @@ func TestSpliceMatchesWriteTree(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("newSplice: %v %v", ok, err)
 	}
-	index, _, err := c.hashNamed(ctx, items, 0)
+	index, _, err := c.hashNamed(ctx, items, true, len(j.Latest().Tree))
 	if err != nil {
 		t.Fatal(err)
 	}
