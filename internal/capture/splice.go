@@ -286,7 +286,7 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 		return strings.Compare(a, b)
 	})
 	var objs []git.Object
-	var in strings.Builder // the same trees as git mktree reads them
+	var written []string // the directories of objs, in order
 	root := ""
 	for _, d := range order {
 		entries := trees[d]
@@ -301,11 +301,7 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 			return "", err
 		}
 		oid := objectID("tree", body, s.hexLen)
-		objs = append(objs, git.Object{ID: oid, Type: "tree", Body: body})
-		for _, e := range sortedEntries(entries) {
-			in.WriteString(mktreeLine(e.name, e.entry))
-		}
-		in.WriteString("\n")
+		objs, written = append(objs, git.Object{ID: oid, Type: "tree", Body: body}), append(written, d)
 		if d == "" {
 			root = oid
 		} else {
@@ -317,6 +313,15 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 	}
 	if objs := unique(objs); len(blobs) > 0 || len(objs) >= packMin {
 		return root, s.c.Git.WritePack(ctx, append(blobs, objs...), s.hexLen == 64)
+	}
+	// A tree's entries are final once it is written: only the trees
+	// below it, written before it, change them.
+	var in strings.Builder
+	for _, d := range written {
+		for _, e := range sortedEntries(trees[d]) {
+			in.WriteString(mktreeLine(e.name, e.entry))
+		}
+		in.WriteString("\n")
 	}
 	out, err := s.c.Git.Run(ctx, git.Cmd{Args: []string{"mktree", "--missing", "--batch"}, Stdin: []byte(in.String())})
 	if err != nil {
