@@ -78,8 +78,7 @@ const (
 // own bytes and stat data, when there are packMin of them or more, and
 // returns the blobs to store (the ones their base does not hold). A
 // regular file is opened without following a symlink and its mode read
-// from the open file: 100755 when its owner may execute it, as git's
-// create_ce_mode gives; a symlink's blob is its target. A file gone since
+// from the open file (fileMode); a symlink's blob is its target. A file gone since
 // it was looked at is no longer present, as update-index would find it.
 // It reports false, having changed no item, where update-index must do it:
 // too few files, a large one, or one that is no longer what it was (a
@@ -147,9 +146,5 @@ func readEntry(p string, fi fs.FileInfo) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("%s is no longer a regular file", p)
 	}
 	body, err := io.ReadAll(f)
-	mode := "100644"
-	if st.Mode()&0o100 != 0 {
-		mode = "100755"
-	}
-	return body, mode, err
+	return body, fileMode(st.Mode()), err
 }

@@ -219,10 +219,7 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, 
 		if err != nil || ids[p] == "" {
 			continue
 		}
-		mode := "100644"
-		if fi.Mode()&0o111 != 0 {
-			mode = "100755"
-		}
+		mode := fileMode(fi.Mode())
 		s := statOf(fi)
 		if st.Raw == nil {
 			st.Raw = map[string]rawEntry{}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +17,16 @@ import (
 // objects ("100644", "40000", ...) and its object id in hex.
 type treeEntry struct {
 	mode, oid string
+}
+
+// fileMode is the mode git gives a regular file of permissions perm
+// (core.fileMode on): 100755 when its owner may execute it, whatever its
+// group and others may do (create_ce_mode), else 100644.
+func fileMode(perm fs.FileMode) string {
+	if perm&0o100 != 0 {
+		return "100755"
+	}
+	return "100644"
 }
 
 func (e treeEntry) isTree() bool { return e.mode == "40000" || e.mode == "040000" }

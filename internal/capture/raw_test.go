@@ -1,0 +1,32 @@
+package capture
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestRawModeIsTheTreeMode: a file kept raw has in the overlay the mode
+// git gives it in the tree. Only its owner's execute bit makes a file
+// 100755 (git's create_ce_mode), so a file only its group may execute is
+// 100644 in both.
+func TestRawModeIsTheTreeMode(t *testing.T) {
+	c, j := testRepo(t, map[string]string{".gitattributes": "* text=auto\n", "f.txt": "a\n"})
+	ctx := context.Background()
+	p := filepath.Join(c.Repo.Top, "f.txt")
+	write(t, p, "crlf\r\nline\r\n")
+	if err := os.Chmod(p, 0o654); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Capture(ctx, j, Options{Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	raw, ok := c.loadState().Raw["f.txt"]
+	if !ok {
+		t.Fatal("the CRLF file under text=auto is not kept raw")
+	}
+	if raw.Mode != "100644" {
+		t.Fatalf("the overlay gives a file only its group may execute mode %s, the tree 100644", raw.Mode)
+	}
+}
