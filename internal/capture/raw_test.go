@@ -30,3 +30,26 @@ func TestRawModeIsTheTreeMode(t *testing.T) {
 		t.Fatalf("the overlay gives a file only its group may execute mode %s, the tree 100644", raw.Mode)
 	}
 }
+
+// TestMayConvertSeesSystemAttributes: the system's attributes file can ask
+// for conversions too (a clean filter, text=auto), so where one is, the
+// files' bytes are not taken for their blobs; GIT_ATTR_NOSYSTEM, which
+// makes git leave it unread, makes the capture leave it too.
+func TestMayConvertSeesSystemAttributes(t *testing.T) {
+	c, _ := testRepo(t, map[string]string{"a.txt": "a\n"})
+	sys := filepath.Join(t.TempDir(), "gitattributes")
+	c.sysAttrs = []string{sys}
+	c.Git.Env = append(c.Git.Env, "GIT_ATTR_NOSYSTEM=0")
+	st := c.loadState()
+	if c.mayConvert(st) {
+		t.Fatal("conversions may apply with no attributes file anywhere")
+	}
+	write(t, sys, "* text=auto\n")
+	if !c.mayConvert(st) {
+		t.Fatal("the system's attributes file was not seen")
+	}
+	c.Git.Env = append(c.Git.Env, "GIT_ATTR_NOSYSTEM=true")
+	if c.mayConvert(st) {
+		t.Fatal("the system's attributes file was seen under GIT_ATTR_NOSYSTEM")
+	}
+}
