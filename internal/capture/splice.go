@@ -309,10 +309,15 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 		}
 	}
 	if slices.Contains(known, root) {
+		s.keep(objs)
 		return root, nil
 	}
 	if objs := unique(objs); len(blobs) > 0 || len(objs) >= packMin {
-		return root, s.c.Git.WritePack(ctx, append(blobs, objs...), s.hexLen == 64)
+		if err := s.c.Git.WritePack(ctx, append(blobs, objs...), s.hexLen == 64); err != nil {
+			return "", err
+		}
+		s.keep(objs)
+		return root, nil
 	}
 	// A tree's entries are final once it is written: only the trees
 	// below it, written before it, change them.
@@ -330,7 +335,16 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 	if got := strings.Fields(string(out)); !slices.Equal(got, ids(objs)) {
 		return "", fault.New(fault.FailedInternal, "git mktree wrote trees %v, expected %v", got, ids(objs))
 	}
+	s.keep(objs)
 	return root, nil
+}
+
+// keep hands the trees written to the runner's held trees: a rewind
+// compares the safety checkpoint's tree, made of them, with its target.
+func (s *splice) keep(trees []git.Object) {
+	for _, o := range trees {
+		s.c.Git.Trees.Keep(o.ID, o.Body)
+	}
 }
 
 type namedEntry struct {

@@ -39,7 +39,13 @@ func (r *Runner) CatFile(ctx context.Context, requests []string) ([]Object, erro
 	if err != nil {
 		return nil, err
 	}
-	return parseBatch(out, requests)
+	objs, err := parseBatch(out, requests)
+	for _, o := range objs {
+		if o.Type == "tree" {
+			r.Trees.Keep(o.ID, o.Body)
+		}
+	}
+	return objs, err
 }
 
 // parseBatch reads the answers of cat-file --batch to requests from out.

@@ -55,7 +55,12 @@ type TreePair struct{ From, To string }
 // one `git diff-tree`. It always compares the whole depth (-r), one path
 // per change (--no-renames: a rename would pair two paths in one entry and
 // depend on the user's diff.renames), NUL-terminated (-z).
+//
+// Trees the runner holds are compared here, without git (see diffHeld).
 func (r *Runner) DiffTree(ctx context.Context, from, to string, opts DiffTreeOptions) ([]DiffEntry, error) {
+	if res, ok := r.diffHeld(ctx, []TreePair{{from, to}}, opts); ok {
+		return res[0], nil
+	}
 	args := diffTreeArgs(opts, false)
 	args = append(args, from, to)
 	out, err := r.Run(ctx, Cmd{Args: appendPathspecs(args, opts.Pathspecs)})
@@ -78,11 +83,50 @@ func (r *Runner) DiffTree(ctx context.Context, from, to string, opts DiffTreeOpt
 // `git diff-tree --stdin`, and returns the differences of pairs[i] at i.
 // The ids must be full object ids: git repeats each pair before its
 // entries, and that echo is how the output is split.
+//
+// The pairs whose trees the runner holds are compared here, without git
+// (see diffHeld); git compares the others.
 func (r *Runner) DiffTrees(ctx context.Context, pairs []TreePair, opts DiffTreeOptions) ([][]DiffEntry, error) {
 	res := make([][]DiffEntry, len(pairs))
-	if len(pairs) == 0 {
+	var held, asked []int
+	for i, p := range pairs {
+		if r.Trees.Holds(p.From, p.To) {
+			held = append(held, i)
+		} else {
+			asked = append(asked, i)
+		}
+	}
+	if got, ok := r.diffHeld(ctx, subset(pairs, held), opts); ok {
+		for k, i := range held {
+			res[i] = got[k]
+		}
+	} else {
+		asked = append(asked, held...)
+	}
+	if len(asked) == 0 {
 		return res, nil
 	}
+	got, err := r.diffTreesByGit(ctx, subset(pairs, asked), opts)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range asked {
+		res[i] = got[k]
+	}
+	return res, nil
+}
+
+// subset is the pairs at the indexes idx, in that order.
+func subset(pairs []TreePair, idx []int) []TreePair {
+	out := make([]TreePair, len(idx))
+	for k, i := range idx {
+		out[k] = pairs[i]
+	}
+	return out
+}
+
+// diffTreesByGit is DiffTrees in one `git diff-tree --stdin`.
+func (r *Runner) diffTreesByGit(ctx context.Context, pairs []TreePair, opts DiffTreeOptions) ([][]DiffEntry, error) {
 	var in strings.Builder
 	for _, p := range pairs {
 		fmt.Fprintf(&in, "%s %s\n", p.From, p.To)

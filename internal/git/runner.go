@@ -64,6 +64,9 @@ type Runner struct {
 	// scans their work (checkpoint.fsmonitor; see Fsmonitor). Without it
 	// every call runs with core.fsmonitor=false.
 	Fsmonitor *Fsmonitor
+	// Trees, when set, holds the trees this runner read and wrote, which
+	// DiffTree then compares without git.
+	Trees *Trees
 }
 
 // Cmd is one git invocation.

@@ -54,7 +54,7 @@ func (r *Runner) ReadTrees(ctx context.Context, root string, dirs []string) (map
 		return nil, r.failed(ctx, c, "", err)
 	}
 	out := map[string][]byte{}
-	werr := readLevels(stdin, bufio.NewReader(stdout), root, byDepth, deepest, out)
+	werr := readLevels(stdin, bufio.NewReader(stdout), root, byDepth, deepest, out, r.Trees)
 	stdin.Close()
 	io.Copy(io.Discard, stdout)
 	err = cmd.Wait()
@@ -69,8 +69,8 @@ func (r *Runner) ReadTrees(ctx context.Context, root string, dirs []string) (map
 }
 
 // readLevels asks for root, then for each level of byDepth the trees
-// whose parents were read, and puts each tree's body in out.
-func readLevels(w io.Writer, rd *bufio.Reader, root string, byDepth map[int][]string, deepest int, out map[string][]byte) error {
+// whose parents were read, and puts each tree's body in out and in held.
+func readLevels(w io.Writer, rd *bufio.Reader, root string, byDepth map[int][]string, deepest int, out map[string][]byte, held *Trees) error {
 	idLen := len(root) / 2
 	level := []string{""}
 	ids := []string{root}
@@ -88,6 +88,7 @@ func readLevels(w io.Writer, rd *bufio.Reader, root string, byDepth map[int][]st
 				}
 				if isTree {
 					out[level[i]] = body
+					held.Keep(id, body)
 				}
 			}
 			if err := <-errc; err != nil {

@@ -1,0 +1,247 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// File types of git's modes, as in tree objects.
+const (
+	typeMask    = 0o170000
+	typeTree    = 0o040000
+	typeFile    = 0o100000
+	typeSymlink = 0o120000
+	typeGitlink = 0o160000
+)
+
+// diffHeld is DiffTrees answered from held trees (Runner.Trees), without
+// a diff-tree process, when it can be: every pair's two trees are held,
+// and opts asks for nothing but a format and a plain filter. ok false
+// means git must answer instead: a pair not held, a pathspec, or a tree
+// below that git does not have as one (git then says why).
+//
+// It compares as `git diff-tree -r --no-renames` does: entries matched by
+// name, a tree named like a non-tree being two different entries (a file
+// replaced by a directory is the file deleted and the directory's files
+// added), modes made canonical as git reads them (canon_mode), a
+// different id or mode a modification, and a different file type (file,
+// symlink, submodule) a type change (T). The entries come in git's
+// order, which for full paths is their byte order. TestDiffHeldAgreesWithGit
+// compares the two on random trees.
+func (r *Runner) diffHeld(ctx context.Context, pairs []TreePair, opts DiffTreeOptions) ([][]DiffEntry, bool) {
+	if len(opts.Pathspecs) > 0 || !plainFilter(opts.Filter) {
+		return nil, false
+	}
+	for _, p := range pairs {
+		if !r.Trees.Holds(p.From, p.To) || len(p.From) != len(p.To) {
+			return nil, false
+		}
+	}
+	tr := &treeReader{r: r, ctx: ctx, trees: r.Trees}
+	defer tr.close()
+	res := make([][]DiffEntry, len(pairs))
+	for i, p := range pairs {
+		entries, ok := diffPair(tr, p)
+		if !ok {
+			return nil, false
+		}
+		res[i] = format(entries, opts)
+	}
+	return res, true
+}
+
+// plainFilter reports whether filter is one diffHeld applies itself:
+// none, or some of the statuses it gives (A, D, M, T), to keep.
+func plainFilter(filter string) bool {
+	return strings.Trim(filter, "ADMT") == ""
+}
+
+// format applies opts' filter and format to raw entries.
+func format(entries []DiffEntry, opts DiffTreeOptions) []DiffEntry {
+	out := entries[:0]
+	for _, e := range entries {
+		if opts.Filter != "" && !strings.Contains(opts.Filter, e.Status) {
+			continue
+		}
+		switch opts.Format {
+		case DiffNameOnly:
+			e = DiffEntry{Path: e.Path}
+		case DiffNameStatus:
+			e = DiffEntry{Status: e.Status, Path: e.Path}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// walked is two trees to compare at a directory.
+type walked struct{ dir, from, to string }
+
+// diffPair compares two trees a level at a time, reading each level's
+// trees in one request. ok is false when a tree could not be read.
+func diffPair(tr *treeReader, p TreePair) (entries []DiffEntry, ok bool) {
+	if p.From == p.To {
+		return nil, true
+	}
+	zero := strings.Repeat("0", len(p.From))
+	var out []DiffEntry
+	level := []walked{{"", p.From, p.To}}
+	for len(level) > 0 {
+		var ids []string
+		for _, w := range level {
+			ids = append(ids, w.from, w.to)
+		}
+		ids = slices.DeleteFunc(ids, func(id string) bool { return id == "" })
+		bodies, ok := tr.bodies(ids)
+		if !ok {
+			return nil, false
+		}
+		byID := make(map[string][]byte, len(ids))
+		for i, id := range ids {
+			byID[id] = bodies[i]
+		}
+		var next []walked
+		for _, w := range level {
+			a, erra := readEntries(byID[w.from], len(p.From)/2)
+			b, errb := readEntries(byID[w.to], len(p.From)/2)
+			if erra != nil || errb != nil {
+				return nil, false
+			}
+			sub, leaves := compareLevel(w.dir, a, b, zero)
+			next, out = append(next, sub...), append(out, leaves...)
+		}
+		level = next
+	}
+	slices.SortFunc(out, func(x, y DiffEntry) int { return strings.Compare(x.Path, y.Path) })
+	return out, true
+}
+
+// compareLevel compares the entries of one directory on both sides: the
+// pairs of trees to compare below it, and the changes of its other
+// entries.
+func compareLevel(dir string, a, b []heldEntry, zero string) (sub []walked, leaves []DiffEntry) {
+	join := func(name string) string {
+		if dir == "" {
+			return name
+		}
+		return dir + "/" + name
+	}
+	gone := func(e heldEntry) {
+		if e.isTree() {
+			sub = append(sub, walked{join(e.name), e.oid, ""})
+			return
+		}
+		leaves = append(leaves, DiffEntry{Status: "D", OldMode: e.modeText(), Mode: AbsentMode, OldOID: e.oid, OID: zero, Path: join(e.name)})
+	}
+	added := func(e heldEntry) {
+		if e.isTree() {
+			sub = append(sub, walked{join(e.name), "", e.oid})
+			return
+		}
+		leaves = append(leaves, DiffEntry{Status: "A", OldMode: AbsentMode, Mode: e.modeText(), OldOID: zero, OID: e.oid, Path: join(e.name)})
+	}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		c := 0
+		switch {
+		case i == len(a):
+			c = 1
+		case j == len(b):
+			c = -1
+		default:
+			c = strings.Compare(a[i].key(), b[j].key())
+		}
+		switch {
+		case c < 0:
+			gone(a[i])
+			i++
+		case c > 0:
+			added(b[j])
+			j++
+		default:
+			x, y := a[i], b[j]
+			i, j = i+1, j+1
+			switch {
+			case x.mode == y.mode && x.oid == y.oid:
+			case x.isTree():
+				sub = append(sub, walked{join(x.name), x.oid, y.oid})
+			default:
+				status := "M"
+				if x.mode&typeMask != y.mode&typeMask {
+					status = "T"
+				}
+				leaves = append(leaves, DiffEntry{Status: status, OldMode: x.modeText(), Mode: y.modeText(), OldOID: x.oid, OID: y.oid, Path: join(x.name)})
+			}
+		}
+	}
+	return sub, leaves
+}
+
+// heldEntry is one entry of a tree object, its mode made canonical.
+type heldEntry struct {
+	name, oid string
+	mode      uint32
+}
+
+func (e heldEntry) isTree() bool { return e.mode == typeTree }
+
+// key is the name the entry sorts by: a tree's as if it ended in "/".
+func (e heldEntry) key() string {
+	if e.isTree() {
+		return e.name + "/"
+	}
+	return e.name
+}
+
+// modeText is the mode as diff-tree prints it: six octal digits.
+func (e heldEntry) modeText() string {
+	s := strconv.FormatUint(uint64(e.mode), 8)
+	return strings.Repeat("0", 6-len(s)) + s
+}
+
+// readEntries reads a tree object's body ("<mode> <name>\0<raw id>"
+// repeated, ids of idLen bytes) in git's order of its entries. A nil body
+// is a side the directory is missing from: no entries.
+func readEntries(body []byte, idLen int) ([]heldEntry, error) {
+	var out []heldEntry
+	for len(body) > 0 {
+		sp := bytes.IndexByte(body, ' ')
+		nul := bytes.IndexByte(body, 0)
+		if sp < 0 || nul < sp || len(body) < nul+1+idLen {
+			return nil, errBadTree
+		}
+		m, err := strconv.ParseUint(string(body[:sp]), 8, 32)
+		if err != nil {
+			return nil, errBadTree
+		}
+		out = append(out, heldEntry{name: string(body[sp+1 : nul]), oid: hex.EncodeToString(body[nul+1 : nul+1+idLen]), mode: canonMode(uint32(m))})
+		body = body[nul+1+idLen:]
+	}
+	slices.SortStableFunc(out, func(x, y heldEntry) int { return strings.Compare(x.key(), y.key()) })
+	return out, nil
+}
+
+var errBadTree = errors.New("malformed tree object")
+
+// canonMode is the mode git gives an entry it reads from a tree
+// (canon_mode): a regular file 100644 or, when its owner may execute it,
+// 100755; any other type but a tree, symlink or file a submodule.
+func canonMode(m uint32) uint32 {
+	switch m & typeMask {
+	case typeFile:
+		if m&0o100 != 0 {
+			return typeFile | 0o755
+		}
+		return typeFile | 0o644
+	case typeSymlink:
+		return typeSymlink
+	case typeTree:
+		return typeTree
+	}
+	return typeGitlink
+}
