@@ -6,6 +6,8 @@ BINDIR  = $(DESTDIR)$(PREFIX)/bin
 MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 GO     ?= go
 BINS    = git-checkpoint git-rewind
+# Programs the binaries run, installed beside them: no man page of their own.
+HELPERS = git-checkpoint-mcp
 
 .PHONY: all build test agents lint fuzz bench bench-500k bench-quick install uninstall clean man dist
 
@@ -15,7 +17,7 @@ all: build
 # about 2 ms sooner, which every hook call pays (docs/speed.md, Small trees).
 build:
 	@mkdir -p bin
-	CGO_ENABLED=0 $(GO) build -o bin/ ./cmd/git-checkpoint ./cmd/git-rewind
+	CGO_ENABLED=0 $(GO) build -o bin/ $(addprefix ./cmd/,$(BINS) $(HELPERS))
 
 # The whole test suite: vet, formatting, unit tests and every transcript,
 # then the race detector over the packages that run git from several
@@ -63,11 +65,11 @@ bench-quick: build
 
 install: build
 	install -d $(BINDIR) $(MANDIR)
-	install -m 755 $(addprefix bin/,$(BINS)) $(BINDIR)/
+	install -m 755 $(addprefix bin/,$(BINS) $(HELPERS)) $(BINDIR)/
 	install -m 644 $(addprefix man/,$(addsuffix .1,$(BINS))) $(MANDIR)/
 
 uninstall:
-	rm -f $(addprefix $(BINDIR)/,$(BINS)) $(addprefix $(MANDIR)/,$(addsuffix .1,$(BINS)))
+	rm -f $(addprefix $(BINDIR)/,$(BINS) $(HELPERS)) $(addprefix $(MANDIR)/,$(addsuffix .1,$(BINS)))
 
 clean:
 	rm -rf bin dist

@@ -9,17 +9,20 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/cli"
+	"github.com/git-checkpoint/git-checkpoint/internal/mcp"
 	"github.com/git-checkpoint/git-checkpoint/internal/scripttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the transcripts' expected output")
 
-// TestMain lets the test binary be git-checkpoint and git-rewind, so that
-// transcripts reach them through git's own dispatch of `git checkpoint`.
+// TestMain lets the test binary be git-checkpoint, git-rewind and
+// git-checkpoint-mcp, so that transcripts reach them through git's own
+// dispatch of `git checkpoint`.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"git-checkpoint": func() { os.Exit(cli.Checkpoint(os.Args[1:], cli.System())) },
 		"git-rewind":     func() { os.Exit(cli.Rewind(os.Args[1:], cli.System())) },
+		cli.MCPServer:    func() { os.Exit(cli.MCP(os.Args[1:], cli.System(), mcp.Run)) },
 	})
 }
 

@@ -88,7 +88,8 @@ func (c *doctorCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 // doctor is the health check of this session's tree, told of the hook
 // failures f (what hookFailures read, nil while hooks work).
 func (s *session) doctor(f *hookFailures) *doctor.Doctor {
-	d := &doctor.Doctor{Git: s.git, Repo: s.repo, Store: s.store, Cwd: s.cwd, Getenv: s.sys.Getenv, LookPath: lookPath}
+	d := &doctor.Doctor{Git: s.git, Repo: s.repo, Store: s.store, Cwd: s.cwd, Getenv: s.sys.Getenv, LookPath: lookPath,
+		FindMCPServer: FindMCPServer}
 	if f != nil {
 		d.HookFailures = f.describe(s.sys.Now())
 	}

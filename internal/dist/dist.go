@@ -50,8 +50,12 @@ type Options struct {
 	Log     io.Writer
 }
 
-// binaries are the programs in every archive.
-var binaries = []string{"git-checkpoint", "git-rewind"}
+// binaries are the programs in every archive, each with its man page and
+// completion; helpers are programs they run, installed beside them.
+var (
+	binaries = []string{"git-checkpoint", "git-rewind"}
+	helpers  = []string{"git-checkpoint-mcp"}
+)
 
 // Build writes one archive per target and SHA256SUMS, and returns the
 // archives' names.
@@ -98,7 +102,7 @@ func archive(ctx context.Context, o Options, t Target, top string) ([]byte, erro
 	}
 	defer os.RemoveAll(tmp)
 	args := []string{"build", "-trimpath", "-ldflags=-buildid=", "-o", tmp + string(filepath.Separator)}
-	for _, b := range binaries {
+	for _, b := range append(slices.Clone(binaries), helpers...) {
 		args = append(args, "./cmd/"+b)
 	}
 	cmd := exec.CommandContext(ctx, o.Go, args...)
@@ -111,12 +115,14 @@ func archive(ctx context.Context, o Options, t Target, top string) ([]byte, erro
 		return nil, fmt.Errorf("go build: %w", err)
 	}
 	var files []file
-	for _, b := range binaries {
+	for _, b := range append(slices.Clone(binaries), helpers...) {
 		data, err := os.ReadFile(filepath.Join(tmp, b))
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, file{"bin/" + b, 0o755, data})
+	}
+	for _, b := range binaries {
 		page, err := os.ReadFile(filepath.Join(o.Src, "man", b+".1"))
 		if err != nil {
 			return nil, err

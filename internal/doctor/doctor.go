@@ -1,7 +1,7 @@
 // Package doctor holds the health checks of `git checkpoint doctor`: the
 // git version, the journal against the refs, interrupted rewinds and
-// their leftovers, remotes that would publish checkpoints, and hooks that
-// cannot work. Each check says what it found and how to fix it; it
+// their leftovers, remotes that would publish checkpoints, and hooks and
+// MCP registrations that cannot work. Each check says what it found and how to fix it; it
 // changes nothing (Repair does, and only what needs no decision). The
 // command line prints the checks.
 package doctor
@@ -38,13 +38,16 @@ type Doctor struct {
 	// HookFailures describes the hook calls that took no checkpoint, or
 	// is "" while hooks work.
 	HookFailures string
+	// FindMCPServer finds the MCP server an agent's `git-checkpoint mcp`
+	// would run, given a PATH; "" when there is none.
+	FindMCPServer func(pathEnv string) string
 }
 
 // Checks runs every check, in the report's order.
 func (d *Doctor) Checks(ctx context.Context) ([]Check, error) {
 	checks := []Check{}
 	for _, f := range []func(context.Context) ([]Check, error){
-		d.checkGit, d.checkStore, d.checkJournal, d.checkRewind, d.checkBisect, d.checkRemotes, d.checkHooks, d.checkHookFailures,
+		d.checkGit, d.checkStore, d.checkJournal, d.checkRewind, d.checkBisect, d.checkRemotes, d.checkHooks, d.checkHookFailures, d.checkMCP,
 	} {
 		cs, err := f(ctx)
 		if err != nil {

@@ -19,15 +19,16 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
-// buildTools builds git-checkpoint and git-rewind into a temporary
-// directory and returns it. The hooks an agent runs find them there
+// buildTools builds git-checkpoint, git-rewind and git-checkpoint-mcp into
+// a temporary directory and returns it. The hooks an agent runs find them there
 // through PATH, as they would find an installed copy.
 func buildTools(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
 		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint",
-		"github.com/git-checkpoint/git-checkpoint/cmd/git-rewind")
+		"github.com/git-checkpoint/git-checkpoint/cmd/git-rewind",
+		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint-mcp")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -46,7 +46,7 @@ const (
 // The not_found class (exit 3): what was named is not there.
 const (
 	NotFoundCheckpoint    Code = "not_found.checkpoint"      // no such checkpoint, or its ref is gone or moved
-	NotFoundCommand       Code = "not_found.command"         // git checkpoint run: no such program (exit 127)
+	NotFoundCommand       Code = "not_found.command"         // git checkpoint run: no such program; mcp: no server (exit 127)
 	NotFoundCommit        Code = "not_found.commit"          // a commit a checkpoint names is gone
 	NotFoundNothingToUndo Code = "not_found.nothing_to_undo" // --undo with no rewind
 	NotFoundPath          Code = "not_found.path"            // a PATH in neither the checkpoint nor the tree

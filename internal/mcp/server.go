@@ -1,6 +1,9 @@
 // Package mcp is `git checkpoint mcp`: a Model Context Protocol server on
 // standard input and output that offers an agent's model the checkpoints
-// of the tree it works in (DESIGN section 12). Its tools call the same
+// of the tree it works in (DESIGN section 12). It is built into a binary
+// of its own, git-checkpoint-mcp, which `git checkpoint mcp` starts: a
+// front end beside the command line, it opens working trees through
+// package cli as every command does. Its tools call the same
 // packages as the command line (capture, turns, rewind) and answer with
 // the command line's JSON documents.
 //
@@ -22,43 +25,17 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-checkpoint/git-checkpoint/internal/capture"
-	"github.com/git-checkpoint/git-checkpoint/internal/config"
+	"github.com/git-checkpoint/git-checkpoint/internal/cli"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/git"
-	"github.com/git-checkpoint/git-checkpoint/internal/rewind"
-	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // Name is the server's name, as agents' configurations register it and
 // as they prefix its tools (Claude Code: mcp__git-checkpoint__diff).
 const Name = "git-checkpoint"
 
-// Tree is the working tree one tool call works with, opened for that call:
-// the server lives as long as the agent's session, and HEAD, the
-// configuration (checkpoint.mcpRewind above all) and the store may change
-// under it between two calls.
-type Tree struct {
-	Git      *git.Runner
-	Repo     *git.Repo
-	Store    *store.Store
-	Capture  *capture.Capturer
-	Config   config.Config
-	Rewinder *rewind.Rewinder
-	// Journal reads the journal and the checkpoint refs, repairing what a
-	// crashed run left, as every command does.
-	Journal func(context.Context) (*store.Journal, map[int]string, error)
-	// Lock takes the store lock, as a writer does.
-	Lock func(context.Context) (unlock func(), err error)
-	// Resolve finds the checkpoint an id names: this tree's (in the
-	// journal and refs given), or a fetched store's ("1c1aecbe:k3"), as
-	// every command does.
-	Resolve func(ctx context.Context, j *store.Journal, refs map[int]string, id string) (*store.Record, error)
-	// Rel turns a path the model gave (absolute, or relative to where the
-	// server runs) into one from the top of the tree, refusing one
-	// outside it.
-	Rel func(string) (string, error)
-}
+// Tree is the working tree one tool call works with, opened for that
+// call (cli.Tree).
+type Tree = cli.Tree
 
 // Server is the MCP server of one agent session.
 type Server struct {
@@ -71,6 +48,12 @@ type Server struct {
 	// request that made it: rewind_apply takes a plan id alone and must
 	// apply exactly what rewind_plan showed.
 	plans map[string]planned
+}
+
+// Run is git-checkpoint-mcp's server (cli.Serve): one agent session on in
+// and out, opening the working tree with open for each tool call.
+func Run(ctx context.Context, version string, open func(context.Context) (*Tree, error), in io.Reader, out io.Writer) error {
+	return (&Server{Open: open, Version: version}).Serve(ctx, in, out)
 }
 
 // Serve answers one client on in and out until it goes away.
