@@ -14,9 +14,10 @@ import (
 // process (docs/fault-safety.md, "Power loss"): the safety checkpoint's ref
 // and objects, then its journal line, are on disk before rewind_started;
 // rewind_started is on disk before the tree is touched; the staged files
-// are on disk (one syncfs) before the first of them is renamed into the
-// tree; and every directory of the tree whose entries changed is synced
-// before rewind_ended.
+// are on disk (one syncfs, the safety checkpoint's) before the first of
+// them is renamed into the tree; and every directory of the tree whose
+// entries changed is synced before rewind_ended, with the checkpoint
+// after the rewind, whose ref is on disk before its journal line.
 func TestRewindSyncOrder(t *testing.T) {
 	env := gitEnv(t)
 	dir := filepath.Join(t.TempDir(), "tree")
@@ -108,6 +109,21 @@ func TestRewindSyncOrder(t *testing.T) {
 	}
 	if len(unsynced) > 0 {
 		t.Fatalf("directories of the tree changed and not synced before rewind_ended: %q", unsynced)
+	}
+
+	// The checkpoint after the rewind: its ref and objects too are on
+	// disk before its journal line. And the whole rewind flushes the
+	// filesystem twice: the safety checkpoint with the staged files,
+	// then the directories written with the checkpoint after them.
+	refThenJournal(t, calls, first, "refs/checkpoints/main/3")
+	flushes := 0
+	for _, c := range calls {
+		if c.name == "syncfs" {
+			flushes++
+		}
+	}
+	if flushes != 2 {
+		t.Errorf("the rewind called syncfs %d times, want 2", flushes)
 	}
 }
 

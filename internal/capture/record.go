@@ -59,8 +59,35 @@ func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) 
 	return nil, err
 }
 
-// Record turns a snapshot into a checkpoint. The caller holds the lock.
+// Record turns a snapshot into a checkpoint: Commit, one sync of the
+// repository's filesystem when it made a ref, then the journal line
+// (Enter). The caller holds the lock.
 func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot, opts Options) (*store.Record, error) {
+	rec, err := c.Commit(ctx, j, snap, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !rec.Reused {
+		if err := c.Store.SyncRefs(); err != nil {
+			return nil, err
+		}
+	}
+	return rec, c.Enter(j, rec)
+}
+
+// Enter journals the checkpoint Commit made, which is on disk: a reuse
+// record, or a new checkpoint after a sync of the repository's
+// filesystem (Store.SyncRefs, or one of the caller's that covers it).
+func (c *Capturer) Enter(j *store.Journal, rec *store.Record) error {
+	return c.Store.Append(j, store.Event{Type: store.EventCheckpoint, At: rec.At, Checkpoint: rec})
+}
+
+// Commit makes the checkpoint of a snapshot, its commit and its ref, unless
+// the tree and HEAD equal the newest checkpoint's: then the record it
+// returns is a reuse of that one (Reused), and nothing is written. It
+// neither syncs nor journals: Record does both, and a rewind syncs its
+// own writes with them (rewind.Apply). The caller holds the lock.
+func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot, opts Options) (*store.Record, error) {
 	last := j.Latest()
 	var err error
 	rec := &store.Record{
@@ -77,7 +104,7 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 	if !opts.NoDedup && last != nil && last.Tree == snap.Tree && last.Head == c.Repo.Head &&
 		last.Branch == c.Repo.Branch && last.Raw == snap.Raw {
 		rec.ID, rec.N, rec.Commit, rec.Reused = last.ID, last.N, last.Commit, true
-		return rec, c.Store.Append(j, store.Event{Type: store.EventCheckpoint, At: rec.At, Checkpoint: rec})
+		return rec, nil
 	}
 	switch {
 	case snap.Known:
@@ -149,10 +176,7 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 	if err := c.Fail.At("ref"); err != nil {
 		return nil, err
 	}
-	if err := c.Store.SyncRefs(); err != nil {
-		return nil, err
-	}
-	return rec, c.Store.Append(j, store.Event{Type: store.EventCheckpoint, At: rec.At, Checkpoint: rec})
+	return rec, nil
 }
 
 func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []string) (string, error) {

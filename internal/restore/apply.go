@@ -32,26 +32,117 @@ type Applier struct {
 	Left []Left
 	// done is what Apply changed, which Revert puts back.
 	done []File
+	// dirs are the directories Apply changed, which Sync syncs.
+	dirs touched
+}
+
+// Staged is the target's content of a plan's files, waiting in a staging
+// directory of its own to be renamed into the tree.
+type Staged struct {
+	dir   string
+	paths map[string]string // each path's staged file
+}
+
+// Remove deletes what is left of the staged files; a nil Staged holds
+// nothing.
+func (s *Staged) Remove() {
+	if s != nil {
+		os.RemoveAll(s.dir)
+	}
+}
+
+// Write makes the working tree match the plan's target for the plan's
+// paths, every step in turn: Stage, a sync of the staged files, Apply,
+// Sync.
+func (a *Applier) Write(ctx context.Context, p *Plan, safetyID string) error {
+	st, err := a.Stage(ctx, p.Files)
+	defer st.Remove()
+	if err == nil {
+		err = a.syncStaged(st)
+	}
+	if err != nil {
+		return fault.Wrap(err, fault.FailedIO, "the rewind stopped before it changed anything")
+	}
+	if err := a.Apply(ctx, p, st, safetyID); err != nil {
+		return err
+	}
+	return a.Sync()
+}
+
+// Stage writes the target content of the files to create or modify into a
+// new staging directory, which the caller removes (Staged.Remove). It
+// changes nothing in the tree: a rewind stages while it takes its safety
+// checkpoint. The staged files must reach the disk before Apply renames
+// them (a rename that outlived a power loss while its file's data did
+// not would leave the path neither old nor new): staging is on the
+// tree's filesystem (renames need it), so the one syncfs of the state
+// directory that makes the safety checkpoint durable covers every file,
+// where an fsync each would cost a disk flush per file.
+func (a *Applier) Stage(ctx context.Context, files []File) (*Staged, error) {
+	dir, err := os.MkdirTemp(a.Staging, "rewind-")
+	if err != nil {
+		return nil, fault.Wrap(err, fault.FailedIO, "cannot create a staging directory")
+	}
+	st := &Staged{dir: dir}
+	end := a.Git.Phase("stage")
+	st.paths, err = a.stage(ctx, dir, writesOf(files))
+	end()
+	if err != nil {
+		return st, noSpace(dir, err)
+	}
+	return st, nil
+}
+
+// writesOf is the files that are written (created or changed), not
+// deleted.
+func writesOf(files []File) []File {
+	var writes []File
+	for _, f := range files {
+		if f.Mode != git.AbsentMode {
+			writes = append(writes, f)
+		}
+	}
+	return writes
 }
 
 // Apply makes the working tree match the plan's target for the plan's
-// paths. Files are staged first, so a crash leaves each path wholly old or
-// wholly new; if writing fails, what was written is put back from the
-// current tree (failed.rewind_undone) or, if that fails too,
-// failed.rewind_partial is returned. A failure before anything was written
-// (staging on a full disk) is failed.io: the tree is as it was.
-func (a *Applier) Apply(ctx context.Context, p *Plan, safetyID string) error {
-	done, err := a.write(ctx, p.Files, "")
+// paths from the files st staged, which are on disk: what must go is
+// deleted, then the staged files are renamed into place, so a crash
+// leaves each path wholly old or wholly new. If writing fails, what was
+// written is put back from the current tree (failed.rewind_undone) or, if
+// that fails too, failed.rewind_partial is returned; a failure before
+// anything was written is failed.io: the tree is as it was. The
+// directories it changed reach the disk with Sync.
+func (a *Applier) Apply(ctx context.Context, p *Plan, st *Staged, safetyID string) error {
+	done, err := a.put(ctx, p.Files, st, "")
 	a.done = done
 	if err == nil {
 		return nil
 	}
 	if len(done) == 0 {
-		// Staging, or the first deletion, failed: there is nothing to
-		// put back, and saying so tells the person the tree is as it was.
+		// The first deletion or rename failed: there is nothing to put
+		// back, and saying so tells the person the tree is as it was.
 		return fault.Wrap(err, fault.FailedIO, "the rewind stopped before it changed anything")
 	}
 	return a.Revert(ctx, safetyID, err)
+}
+
+// Sync makes Apply's renames and deletions survive a power loss, with
+// what the caller wrote in the places also names (the checkpoint after a
+// rewind): one syncfs of each filesystem they are on (see touched.sync).
+// Until then, a file renamed into place can come back as the old one
+// after the rewind was journaled as ended.
+func (a *Applier) Sync(also ...string) error {
+	defer a.Git.Phase("sync directories")()
+	root, err := openRoot(a.Top)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(root)
+	if err := a.dirs.sync(root, also...); err != nil {
+		return fmt.Errorf("cannot sync the directories written: %w", err)
+	}
+	return nil
 }
 
 // Revert puts back what Apply wrote, after err stopped the rewind (in Apply
@@ -64,7 +155,7 @@ func (a *Applier) Revert(ctx context.Context, safetyID string, err error) error 
 	for _, f := range a.done {
 		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID, Raw: f.OldRaw, OldRaw: f.Raw})
 	}
-	if _, rerr := a.write(ctx, back, "undo-"); rerr != nil {
+	if rerr := a.writeBack(ctx, back); rerr != nil {
 		return fault.Wrap(err, fault.FailedRewindPartial, "the rewind failed part way and the tree could not be put back").
 			WithHint("every file the rewind touched is in the safety checkpoint " + safetyID + ": run 'git rewind " + safetyID + " --force'").
 			WithData(map[string]string{"safety": safetyID, "undo_error": rerr.Error()})
@@ -73,19 +164,37 @@ func (a *Applier) Revert(ctx context.Context, safetyID string, err error) error 
 		WithData(map[string]string{"safety": safetyID})
 }
 
-// write stages every file to create or modify, deletes what must go, then
-// renames the staged files into place. It returns the files it deleted or
-// put into place, also when it fails part way.
-func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (done []File, err error) {
+// writeBack writes files as Revert puts them back, every step in turn,
+// with the failure steps' names prefixed "undo-".
+func (a *Applier) writeBack(ctx context.Context, files []File) error {
+	if len(files) == 0 {
+		return nil
+	}
+	st, err := a.Stage(ctx, files)
+	defer st.Remove()
+	if err != nil {
+		return err
+	}
+	if err := a.syncStaged(st); err != nil {
+		return err
+	}
+	if _, err := a.put(ctx, files, st, "undo-"); err != nil {
+		return err
+	}
+	return a.Sync()
+}
+
+// put deletes what must go, then renames the staged files into place. It
+// returns the files it deleted or put into place, also when it fails part
+// way, and notes the directories it changed for Sync.
+func (a *Applier) put(ctx context.Context, files []File, st *Staged, stepPrefix string) (done []File, err error) {
 	fail := func(step string) error { return a.Fail.At(stepPrefix + step) }
 	if len(files) == 0 {
 		return nil, nil
 	}
-	stage, err := os.MkdirTemp(a.Staging, "rewind-")
-	if err != nil {
-		return nil, fault.Wrap(err, fault.FailedIO, "cannot create a staging directory")
+	if err := fail("staged"); err != nil {
+		return nil, err
 	}
-	defer os.RemoveAll(stage)
 	var writes, deletes []File
 	for _, f := range files {
 		if f.Mode == git.AbsentMode {
@@ -94,37 +203,19 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 			writes = append(writes, f)
 		}
 	}
-	end := a.Git.Phase("stage")
-	staged, err := a.stage(ctx, stage, writes)
-	end()
-	if err != nil {
-		return nil, noSpace(stage, err)
-	}
-	if len(writes) > 0 {
-		// The staged files reach the disk before the first of them is
-		// renamed into the tree: a rename that outlived a power loss
-		// while its file's data did not would leave the path neither old
-		// nor new. Staging is on the tree's filesystem (renames need it),
-		// so one syncfs covers every file, where an fsync each would cost
-		// a disk flush per file.
-		if err := a.syncStaged(stage); err != nil {
-			return nil, err
-		}
-	}
-	if err := fail("staged"); err != nil {
-		return nil, err
-	}
 	root, err := openRoot(a.Top)
 	if err != nil {
 		return nil, err
 	}
 	defer unix.Close(root)
 
-	endRename := a.Git.Phase("rename")
-	defer func() { endRename() }()
+	defer a.Git.Phase("rename")()
+	if a.dirs == nil {
+		a.dirs = touched{}
+	}
 	// Deepest first, so a directory's files go before the directory.
 	slices.SortFunc(deletes, func(x, y File) int { return depth(y.Path) - depth(x.Path) })
-	emptied, dirs := map[string]bool{}, touched{}
+	emptied := map[string]bool{}
 	for i, f := range deletes {
 		if err := fail("delete-" + strconv.Itoa(i)); err != nil {
 			return done, err
@@ -135,7 +226,7 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 			return done, fmt.Errorf("cannot delete %s: %w", f.Path, err)
 		}
 		done = append(done, f)
-		dirs.add(f.Path)
+		a.dirs.add(f.Path)
 		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
 			emptied[d] = true
 		}
@@ -156,26 +247,24 @@ func (a *Applier) write(ctx context.Context, files []File, stepPrefix string) (d
 		if err := fail("rename-" + strconv.Itoa(i)); err != nil {
 			return done, err
 		}
-		if err := renameInto(root, staged[f.Path], f.Path); a.inWay(err, f.Path) {
+		if err := renameInto(root, st.paths[f.Path], f.Path); a.inWay(err, f.Path) {
 			continue
 		} else if err != nil {
 			return done, fmt.Errorf("cannot write %s: %w", f.Path, err)
 		}
 		done = append(done, f)
-		dirs.add(f.Path)
-	}
-	endRename()
-	endRename = a.Git.Phase("sync directories")
-	if err := dirs.sync(root); err != nil {
-		return done, fmt.Errorf("cannot sync the directories written: %w", err)
+		a.dirs.add(f.Path)
 	}
 	return done, fail("renamed")
 }
 
-// syncStaged makes the staged files reach the disk; see write.
-func (a *Applier) syncStaged(stage string) error {
+// syncStaged makes the staged files reach the disk; see Stage.
+func (a *Applier) syncStaged(st *Staged) error {
+	if len(st.paths) == 0 {
+		return nil
+	}
 	defer a.Git.Phase("sync staged")()
-	if err := durable.SyncFS(stage); err != nil {
+	if err := durable.SyncFS(st.dir); err != nil {
 		return fmt.Errorf("cannot sync the staged files: %w", err)
 	}
 	return nil

@@ -92,7 +92,7 @@ func (f *fixture) applyWith(t *testing.T, p *Plan, fail fault.Failpoints) (*Appl
 		t.Fatal(err)
 	}
 	a := &Applier{Git: f.r, Top: f.top, Staging: staging, Fail: fail}
-	return a, a.Apply(context.Background(), p, "k9")
+	return a, a.Write(context.Background(), p, "k9")
 }
 
 // swapForSymlink replaces the directory dir by a symlink to the outside

@@ -26,17 +26,27 @@ func (t touched) add(rel string) {
 }
 
 // sync makes the renames and deletions in every directory noted survive a
-// power loss: until then, a file renamed into place can come back as the
-// old one after the rewind was journaled as ended. One syncfs of each
-// filesystem the directories are on does it for all of them at the cost
-// of one flush, where an fsync of each directory costs a flush each (a
-// rewind of 100 files in 100 directories: 101). A tree is usually one
-// filesystem, the staging directory's, which renames need. A directory
-// gone since (removed because it was emptied) or swapped for a symlink is
-// passed over: there is nothing of the rewind's in it to keep, and nothing
-// is followed.
-func (t touched) sync(root int) error {
+// power loss, and with them what is in the directories also names:
+// until then, a file renamed into place can come back as the old one
+// after the rewind was journaled as ended. One syncfs of each filesystem
+// the directories are on does it for all of them at the cost of one
+// flush, where an fsync of each directory costs a flush each (a rewind of
+// 100 files in 100 directories: 101). A tree is usually one filesystem,
+// the staging directory's, which renames need, and the repository's. A
+// directory gone since (removed because it was emptied) or swapped for a
+// symlink is passed over: there is nothing of the rewind's in it to keep,
+// and nothing is followed.
+func (t touched) sync(root int, also ...string) error {
 	seen := map[uint64]bool{}
+	syncfs := func(fd int) error {
+		var st unix.Stat_t
+		err := unix.Fstat(fd, &st)
+		if err == nil && !seen[st.Dev] {
+			seen[st.Dev] = true
+			err = unix.Syncfs(fd)
+		}
+		return err
+	}
 	for d := range t {
 		fd, err := openTouched(root, d)
 		if err != nil {
@@ -45,15 +55,21 @@ func (t touched) sync(root int) error {
 		if fd < 0 {
 			continue
 		}
-		var st unix.Stat_t
-		err = unix.Fstat(fd, &st)
-		if err == nil && !seen[st.Dev] {
-			seen[st.Dev] = true
-			err = unix.Syncfs(fd)
-		}
+		err = syncfs(fd)
 		if fd != root {
 			unix.Close(fd)
 		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, dir := range also {
+		fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		err = syncfs(fd)
+		unix.Close(fd)
 		if err != nil {
 			return err
 		}

@@ -39,15 +39,44 @@ func (r *Rewinder) CloseInterrupted(pr *Prepared) error {
 // Apply takes the safety checkpoint, journals the start, writes the plan,
 // moves HEAD if asked, checkpoints and verifies the result, journals the
 // end and leaves the conversation hint. The caller holds the lock.
+//
+// The target's files are staged while the safety checkpoint's commit and
+// ref are written: staging writes only the state directory, never the
+// tree (invariant 2 is about the tree), and one syncfs then puts both on
+// disk before the safety checkpoint's journal line. Likewise the
+// directories the rewind wrote reach the disk with the checkpoint after
+// it, in one syncfs, before its line. A rewind's disk flushes are two
+// syncfs and its journal lines' (docs/fault-safety.md, "Power loss").
 func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	keepIndex := ""
 	if pr.Move != nil {
 		keepIndex = pr.Move.Index
 	}
+	applier := &restore.Applier{Git: r.Git, Top: r.Repo.Top, Staging: r.Store.Path("staging"), Fail: r.Fail}
+	if err := r.Store.Init(); err != nil {
+		return nil, err
+	}
+	if err := mkdirAll(applier.Staging); err != nil {
+		return nil, err
+	}
+	staged := stageAside(ctx, applier, pr.Plan)
 	endSafety := r.Git.Phase("safety checkpoint")
-	safety, err := r.Capture.Record(ctx, pr.Journal, pr.Snap, capture.Options{Reason: store.ReasonPreRewind, NoDedup: true,
+	safety, err := r.Capture.Commit(ctx, pr.Journal, pr.Snap, capture.Options{Reason: store.ReasonPreRewind, NoDedup: true,
 		Label: "before rewind to " + pr.Target.ID, Index: keepIndex})
+	st, stageErr := staged()
+	defer st.Remove()
+	if err == nil {
+		err = r.Store.SyncRefs()
+	}
+	if err == nil {
+		err = r.Capture.Enter(pr.Journal, safety)
+	}
 	endSafety()
+	if stageErr != nil {
+		// The cause, whatever became of the safety checkpoint: on a full
+		// disk the staged files may have left it no room.
+		return nil, fault.Wrap(stageErr, fault.FailedIO, "the rewind stopped before it changed anything")
+	}
 	if err != nil {
 		return nil, fault.Wrap(err, fault.As(err).Code, "cannot take the safety checkpoint, so nothing was changed")
 	}
@@ -84,12 +113,8 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	if err := r.Fail.At("started"); err != nil {
 		return nil, ended(fault.Wrap(err, fault.FailedIO, "the rewind stopped before it changed anything"))
 	}
-	applier := &restore.Applier{Git: r.Git, Top: r.Repo.Top, Staging: r.Store.Path("staging"), Fail: r.Fail}
-	if err := r.Store.Init(); err == nil {
-		err = mkdirAll(applier.Staging)
-	}
 	stop := r.progress("restoring " + pr.Target.ID)
-	err = applier.Apply(ctx, pr.Plan, safety.ID)
+	err = applier.Apply(ctx, pr.Plan, st, safety.ID)
 	stop()
 	if err == nil && pr.Move != nil {
 		reason := "rewind: reset to " + pr.Target.ID
@@ -108,24 +133,7 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 		}
 		return nil, err
 	}
-	// The rewind wrote only the plan's paths (invariant 3), so the tree
-	// now is the safety checkpoint's with those paths changed: a partial
-	// capture of them gives the tree a full scan would find, at the cost
-	// of the plan rather than of the tree. A write elsewhere by someone
-	// else during the rewind goes unseen here, as it could a moment
-	// later; the next scan takes it. See docs/speed.md.
-	// So the checkpoint is recorded as a whole one: marked partial, every
-	// rewind's own checkpoint would carry a warning nobody can act on.
-	endCapture := r.Git.Phase("capture after")
-	snap, err := r.Capture.SnapshotPaths(ctx, pr.Journal, pr.Plan.Paths(), expectAfter(pr.Plan))
-	if err != nil {
-		endCapture()
-		return nil, err
-	}
-	scannedPlanOnly := snap.Partial
-	snap.Partial = false
-	after, err := r.Capture.Record(ctx, pr.Journal, snap, capture.Options{Reason: store.ReasonRewind, Label: "after rewind to " + pr.Target.ID})
-	endCapture()
+	after, scannedPlanOnly, err := r.captureAfter(ctx, pr, applier)
 	if err != nil {
 		return nil, err
 	}
@@ -150,6 +158,57 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	}
 	r.leaveNote(pr)
 	return &Applied{Safety: safety.ID, Exact: exact, Unexpected: unexpected}, nil
+}
+
+// stageAside starts staging the plan's files, which the function it
+// returns waits for. A staging failure waits too: the safety checkpoint
+// is taken and journaled all the same if it can be (an ordinary
+// checkpoint, as when a rewind is killed before it starts), and the
+// rewind then stops with nothing in the tree changed.
+func stageAside(ctx context.Context, a *restore.Applier, p *restore.Plan) (wait func() (*restore.Staged, error)) {
+	type result struct {
+		st  *restore.Staged
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		st, err := a.Stage(ctx, p.Files)
+		done <- result{st, err}
+	}()
+	return func() (*restore.Staged, error) {
+		res := <-done
+		return res.st, res.err
+	}
+}
+
+// captureAfter checkpoints the tree the rewind left and syncs it with the
+// directories the rewind wrote. The rewind wrote only the plan's paths
+// (invariant 3), so the tree now is the safety checkpoint's with those
+// paths changed: a partial capture of them gives the tree a full scan
+// would find, at the cost of the plan rather than of the tree. A write
+// elsewhere by someone else during the rewind goes unseen here, as it
+// could a moment later; the next scan takes it. See docs/speed.md. So the
+// checkpoint is recorded as a whole one (planOnly says it scanned the
+// plan's paths only): marked partial, every rewind's own checkpoint would
+// carry a warning nobody can act on.
+func (r *Rewinder) captureAfter(ctx context.Context, pr *Prepared, a *restore.Applier) (after *store.Record, planOnly bool, err error) {
+	end := r.Git.Phase("capture after")
+	defer end()
+	snap, err := r.Capture.SnapshotPaths(ctx, pr.Journal, pr.Plan.Paths(), expectAfter(pr.Plan))
+	if err == nil {
+		planOnly = snap.Partial
+		snap.Partial = false
+		after, err = r.Capture.Commit(ctx, pr.Journal, snap, capture.Options{Reason: store.ReasonRewind, Label: "after rewind to " + pr.Target.ID})
+	}
+	// The directories written reach the disk whatever happened since:
+	// with the checkpoint's objects and ref, on the store's filesystem.
+	if serr := a.Sync(r.Store.Dir); err == nil && serr != nil {
+		err = fault.Wrap(serr, fault.FailedIO, "cannot sync the rewound files to disk")
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return after, planOnly, r.Capture.Enter(pr.Journal, after)
 }
 
 // expectAfter is what the tree should be once the plan is written: the

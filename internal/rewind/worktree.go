@@ -93,7 +93,7 @@ func (c *Checkout) Write(ctx context.Context, current, currentRaw string, target
 		return nil, err
 	}
 	a := &restore.Applier{Git: c.Git, Top: c.Top, Staging: c.Staging}
-	if err := a.Apply(ctx, plan, target.ID); err != nil {
+	if err := a.Write(ctx, plan, target.ID); err != nil {
 		return nil, err
 	}
 	leaveUnwritten(plan, a.Left)
