@@ -42,6 +42,16 @@ type rawEntry struct {
 	Ino   uint64 `json:"ino"`
 }
 
+// Plain reports whether a checkout of any file of this tree is its
+// blob's bytes, with the mode its entry names: git may convert nothing
+// (no attributes file anywhere, in the tree as the last scan found it or
+// outside it; no core.autocrlf or core.eol asking), and core.fileMode
+// and core.symlinks are on. A rewind then writes files from their blobs
+// itself (restore.Applier.Plain).
+func (c *Capturer) Plain() bool {
+	return c.Cfg.StatModes && !c.mayConvert(c.loadState())
+}
+
 // mayConvert reports whether git may convert files of this tree at all.
 func (c *Capturer) mayConvert(st *indexState) bool {
 	if st.Attrs || c.Cfg.EOL || len(st.Raw) > 0 {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/config"
 )
 
 // TestRawModeIsTheTreeMode: a file kept raw has in the overlay the mode
@@ -51,5 +53,45 @@ func TestMayConvertSeesSystemAttributes(t *testing.T) {
 	c.Git.Env = append(c.Git.Env, "GIT_ATTR_NOSYSTEM=true")
 	if c.mayConvert(st) {
 		t.Fatal("the system's attributes file was seen under GIT_ATTR_NOSYSTEM")
+	}
+}
+
+// TestPlainOnlyWhereNothingConverts: a rewind writes files from their
+// blobs only where a checkout is exactly that. A .gitattributes the last
+// scan found, an attributes file outside the tree, core.autocrlf and
+// core.symlinks=false each make the tree not plain.
+func TestPlainOnlyWhereNothingConverts(t *testing.T) {
+	c, j := testRepo(t, map[string]string{"a.txt": "a\n"})
+	c.sysAttrs = []string{}
+	if !c.Plain() {
+		t.Fatal("a tree with no attributes file and git's defaults is not plain")
+	}
+	write(t, filepath.Join(c.Repo.Top, "sub", ".gitattributes"), "*.txt text\n")
+	if _, err := c.Capture(context.Background(), j, Options{Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if c.Plain() {
+		t.Error("plain with a .gitattributes in the tree")
+	}
+
+	c, _ = testRepo(t, map[string]string{"a.txt": "a\n"})
+	c.sysAttrs = []string{}
+	write(t, filepath.Join(c.Repo.CommonDir, "info", "attributes"), "* -text\n")
+	if c.Plain() {
+		t.Error("plain with info/attributes")
+	}
+
+	c, _ = testRepo(t, map[string]string{"a.txt": "a\n"})
+	c.sysAttrs = []string{}
+	for _, cfg := range []func(*config.Config){
+		func(cf *config.Config) { cf.EOL = true },
+		func(cf *config.Config) { cf.StatModes = false },
+	} {
+		saved := c.Cfg
+		cfg(&c.Cfg)
+		if c.Plain() {
+			t.Errorf("plain with the configuration %+v", c.Cfg)
+		}
+		c.Cfg = saved
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
@@ -255,5 +257,79 @@ func TestStageFlatOnlyWithoutAttributes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStagePlainAgreesWithCheckout stages files of every mode a rewind
+// writes (a file, an executable, a symlink, empty and binary content)
+// both ways: from their blobs (Plain) and through checkout-index, under
+// an umask that removes bits from both. The staged files must be alike in
+// bytes, type and permissions. A .gitattributes among the files makes
+// even a plain staging go through checkout-index, which applies it to the
+// others.
+func TestStagePlainAgreesWithCheckout(t *testing.T) {
+	ctx := context.Background()
+	g := gittest.NewRepo(t)
+	r := &git.Runner{Dir: g.Dir, Env: g.Env}
+	blob := func(content string) string {
+		out, err := r.Run(ctx, git.Cmd{Args: []string{"hash-object", "-w", "--stdin"}, Stdin: []byte(content)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	files := []File{
+		{Path: "a/file.txt", Mode: "100644", OID: blob("text\r\nline\n")},
+		{Path: "b/run.sh", Mode: "100755", OID: blob("#!/bin/sh\necho hi\n")},
+		{Path: "c/link", Mode: "120000", OID: blob("../a/file.txt")},
+		{Path: "empty", Mode: "100644", OID: blob("")},
+		{Path: "bin.dat", Mode: "100644", OID: blob("\x00\x01\xff\n\x00")},
+	}
+	old := unix.Umask(0o027)
+	defer unix.Umask(old)
+	type got struct {
+		mode    os.FileMode
+		content string
+	}
+	stage := func(plain bool) map[string]got {
+		staging := filepath.Join(t.TempDir(), "staging")
+		if err := os.MkdirAll(staging, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		a := &Applier{Git: r, Top: g.Dir, Staging: staging, Plain: plain}
+		st, err := a.Stage(ctx, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]got{}
+		for _, f := range files {
+			p := st.paths[f.Path]
+			fi, err := os.Lstat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var content []byte
+			if fi.Mode()&os.ModeSymlink != 0 {
+				target, _ := os.Readlink(p)
+				content = []byte(target)
+			} else if content, err = os.ReadFile(p); err != nil {
+				t.Fatal(err)
+			}
+			out[f.Path] = got{fi.Mode(), string(content)}
+		}
+		return out
+	}
+	plain, checkout := stage(true), stage(false)
+	if !maps.Equal(plain, checkout) {
+		t.Errorf("staged from blobs:\n%v\nby checkout-index:\n%v", plain, checkout)
+	}
+	if m := plain["b/run.sh"].mode; m != 0o750 {
+		t.Errorf("the executable was staged %v, want -rwxr-x--- under umask 027", m)
+	}
+
+	g.Git("config", "filter.upper.smudge", "tr a-z A-Z")
+	files = append(files, File{Path: ".gitattributes", Mode: "100644", OID: blob("*.txt filter=upper\n")})
+	if got := stage(true)["a/file.txt"].content; got != "TEXT\r\nLINE\n" {
+		t.Errorf("beside a .gitattributes asking for a smudge filter, the plain staging wrote %q", got)
 	}
 }

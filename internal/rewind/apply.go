@@ -52,7 +52,8 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	if pr.Move != nil {
 		keepIndex = pr.Move.Index
 	}
-	applier := &restore.Applier{Git: r.Git, Top: r.Repo.Top, Staging: r.Store.Path("staging"), Fail: r.Fail}
+	applier := &restore.Applier{Git: r.Git, Top: r.Repo.Top, Staging: r.Store.Path("staging"), Fail: r.Fail,
+		Plain: r.Capture.Plain()}
 	if err := r.Store.Init(); err != nil {
 		return nil, err
 	}
