@@ -127,7 +127,9 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		// to its version): skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
 	case !seeded && !examine && mayDefer(st, sel):
-		if deferred, err = c.deferUpdates(ctx, st, sel.updates, snap, may); err != nil {
+		// An attributes file this scan found counts already, though the
+		// state learns of it only below: git may convert what it governs.
+		if deferred, err = c.deferUpdates(ctx, st, sel.updates, snap, may || attrs); err != nil {
 			return nil, err
 		}
 	}

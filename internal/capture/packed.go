@@ -16,8 +16,8 @@ import (
 // hundred blobs and about as many trees; stored loose, each is a file of
 // its own (create, write, link, unlink: 0.3-1 ms apiece on a busy disk),
 // which made them most of a rewind of 100 files (docs/speed.md). When
-// packMin or more are to be stored, they go into one pack instead
-// (git.WritePack), blobs and trees together:
+// there are blobs to store, or packMin trees or more, they go into one
+// pack instead (git.WritePack), blobs and trees together:
 //
 //   - Trees: splice.write computes them, so it packs their bodies.
 //   - Blobs: where git would store a file's bytes as they are (no
@@ -25,7 +25,8 @@ import (
 //     data say (core.fileMode and core.symlinks on: Config.StatModes),
 //     hashOwn reads the files and computes their entries as git's
 //     update-index would, instead of running it and then ls-files to read
-//     its answers. Elsewhere update-index hashes them and stores them
+//     its answers (a per-tool capture reads its files before the lock:
+//     prehashOwn). Elsewhere update-index hashes them and stores them
 //     loose, as before.
 //
 // Content git holds already (a file put back as its base has it, the
@@ -38,13 +39,15 @@ import (
 // it does not find (28 ms for the 156 new trees of a 100-file rewind at
 // 100,000 files, against 10 ms for their pack).
 
-// packMin is the fewest new objects a capture stores in a pack of their
-// own (git.WritePack) rather than one file each. A pack costs a process
-// and two files whatever it holds, and every pack is one more that each
-// later git process may open until checkpoint.packEvery rolls the small
-// ones up: the one-file edits of per-tool captures (a blob and a few
-// trees) stay loose, the hundred files a turn or a rewind changes (a
-// hundred blobs and as many trees) go into a pack.
+// packMin is the fewest new trees, with no blob, a capture stores in a
+// pack of their own (git.WritePack) rather than in one `git mktree`,
+// which writes them loose. With blobs the tool hashed, a pack is always
+// made, however few the objects: the one process that stores a one-file
+// edit's blob and trees, where update-index, ls-files and mktree were
+// three (about 25 ms of a per-tool capture on a machine where a git
+// process costs 8 ms, docs/speed.md). Every pack is one more that git may
+// open until checkpoint.packEvery (64) rolls the small ones up with the
+// loose objects (at least the commits are loose).
 const packMin = 32
 
 // unique is objs without a second copy of any object (two directories
@@ -75,14 +78,13 @@ const (
 )
 
 // hashOwn gives the items about to be hashed their entries from the files'
-// own bytes and stat data, when there are packMin of them or more, and
-// returns the blobs to store (the ones their base does not hold). A
-// regular file is opened without following a symlink and its mode read
-// from the open file (fileMode); a symlink's blob is its target. A file gone since
-// it was looked at is no longer present, as update-index would find it.
-// It reports false, having changed no item, where update-index must do it:
-// too few files, a large one, or one that is no longer what it was (a
-// directory, a symlink where a file was).
+// own bytes and stat data, and returns the blobs to store (the ones their
+// base does not hold). A regular file is opened without following a
+// symlink and its mode read from the open file (fileMode); a symlink's
+// blob is its target. A file gone since it was looked at is no longer
+// present, as update-index would find it. It reports false, having
+// changed no item, where update-index must do it: a large file, or one
+// that is no longer what it was (a directory, a symlink where a file was).
 func (c *Capturer) hashOwn(items []*named, hexLen int) ([]git.Object, bool) {
 	var todo []*named
 	for _, it := range items {
@@ -93,9 +95,6 @@ func (c *Capturer) hashOwn(items []*named, hexLen int) ([]git.Object, bool) {
 			return nil, false
 		}
 		todo = append(todo, it)
-	}
-	if len(todo) < packMin {
-		return nil, false
 	}
 	entries := make([]treeEntry, len(todo))
 	bodies := make([][]byte, len(todo))

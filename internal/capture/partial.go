@@ -135,8 +135,8 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	if ok, err := c.screen(items, ign.ignored, snap); err != nil || !ok {
 		return nil, false, err
 	}
-	pre.apply(items)
-	may := c.mayConvert(st)
+	pre.apply(items, len(base.Tree))
+	may := c.mayConvert(st) || c.attributesOnPath(pathsOf(items))
 	index, blobs, err := c.hashNamed(ctx, items, may, len(base.Tree))
 	if index != "" {
 		defer os.Remove(index)
@@ -144,6 +144,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	if err != nil {
 		return nil, false, err
 	}
+	blobs = unique(append(blobs, pre.blobs(items)...))
 	for _, sk := range base.Skipped {
 		if sk.Reason != store.SkipSkipWorktree && !seen[sk.Path] {
 			snap.Skipped = append(snap.Skipped, sk)

@@ -307,6 +307,11 @@ func TestPrehashKeepsBaseMode(t *testing.T) {
 	if _, err := c.Git.Run(ctx, git.Cmd{Args: []string{"config", "core.fileMode", "false"}}); err != nil {
 		t.Fatal(err)
 	}
+	cfg, err := config.Load(ctx, c.Git)
+	if err != nil || cfg.StatModes {
+		t.Fatalf("the configuration read gives modes from stat data: %v", err)
+	}
+	c.Cfg = cfg
 	write(t, filepath.Join(top, "run.sh"), "#!/bin/sh\necho changed\n")
 	if err := os.Chmod(filepath.Join(top, "run.sh"), 0o755); err != nil {
 		t.Fatal(err)

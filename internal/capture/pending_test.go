@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
@@ -176,10 +177,12 @@ func deferredMatchesFreshScan(t *testing.T, attrs string, split bool) {
 		}
 		prev = snap.Tree
 	}
-	// Iterations 11 and 12 write a pack each; where a conversion may
-	// apply, the blobs are left to update-index, loose.
+	// Iterations 11 and 12 write a pack each, of trees at least; where
+	// no conversion may apply, every capture that stores a blob packs
+	// it, which the tool hashed, and where one may, the blobs are left to
+	// update-index, loose.
 	packs, packedBlobs := packedObjects(t, c)
-	if deferred < 15 || fastPath == 0 || (attrs != "") != (raw > 0) || packs != 2 || (attrs == "") != (packedBlobs > 0) {
+	if deferred < 15 || fastPath == 0 || (attrs != "") != (raw > 0) || packs < 2 || (attrs != "" && packs != 2) || (attrs == "") != (packedBlobs > 0) {
 		t.Fatalf("%d of 40 captures deferred their updates, %d found nothing new, %d had a raw overlay, "+
 			"%d packs were written with %d blobs: the test no longer exercises them", deferred, fastPath, raw, packs, packedBlobs)
 	}
@@ -203,8 +206,10 @@ func packedObjects(t *testing.T, c *Capturer) (packs, blobs int) {
 // TestDeferredCleanScanRunsOnlyStatus checks the point of the pending
 // records: after a capture that deferred its updates, a scan that finds
 // the same paths unchanged runs no git but the scan (status and ls-files
-// --others), unless the files
-// were written too close to their hashing to trust their stat data.
+// --others), unless the files were written too close to their hashing to
+// trust their stat data: then it reads the base's trees (cat-file) to
+// hash them again (the tool hashes them itself: no conversion applies
+// here), and stores nothing, since they hold what the base holds.
 func TestDeferredCleanScanRunsOnlyStatus(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -214,10 +219,10 @@ func TestDeferredCleanScanRunsOnlyStatus(t *testing.T) {
 	}{
 		// A tree this small is scanned by one status (splitScan).
 		{name: "settled", later: 10 * time.Second, want: []string{"status"}},
-		{name: "racy", later: -10 * time.Second, want: []string{"cat-file", "ls-files", "status", "update-index"}},
+		{name: "racy", later: -10 * time.Second, want: []string{"cat-file", "status"}},
 		{name: "settled, scanned in two", later: 10 * time.Second, splitAt: 1, want: []string{"ls-files", "status"}},
 		{name: "racy, scanned in two", later: -10 * time.Second, splitAt: 1,
-			want: []string{"cat-file", "ls-files", "ls-files", "status", "update-index"}},
+			want: []string{"cat-file", "ls-files", "status"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, j := testRepo(t, map[string]string{"a/a.txt": "a\n", "b.txt": "b\n"})
@@ -265,6 +270,11 @@ func TestDeferredScanKeepsBaseMode(t *testing.T) {
 	g.Git("config", "core.fileMode", "false")
 	c, j := capturerOf(t, g)
 	ctx := context.Background()
+	cfg, err := config.Load(ctx, c.Git)
+	if err != nil || cfg.StatModes {
+		t.Fatalf("the configuration read gives modes from stat data: %v", err)
+	}
+	c.Cfg = cfg
 	c.Store.Now = func() time.Time { return time.Now().Add(10 * time.Second) }
 	write(t, filepath.Join(g.Dir, "run.sh"), "#!/bin/sh\necho changed\n")
 	write(t, filepath.Join(g.Dir, "other.txt"), "y\n")

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
 
 // Parallel tool calls fire their hooks at once, and each capture waits
@@ -24,6 +26,10 @@ type Prehash struct {
 type prehashed struct {
 	entry treeEntry
 	stat  string // statKey of the file when it was hashed
+	// body is the blob's content when the tool hashed the file itself
+	// (a plain tree: Capturer.Plain), which the capture stores with its
+	// trees; nil when git stored it.
+	body []byte
 }
 
 // Prehash hashes the regular files and symlinks among paths (absolute or
@@ -53,6 +59,9 @@ func (c *Capturer) Prehash(ctx context.Context, paths []string) *Prehash {
 	if len(items) == 0 {
 		return nil
 	}
+	if c.Plain() && !c.attributesOnPath(pathsOf(items)) {
+		return c.prehashOwn(items)
+	}
 	dir, err := os.MkdirTemp("", "git-checkpoint-prehash-")
 	if err != nil {
 		return nil
@@ -75,12 +84,59 @@ func (c *Capturer) Prehash(ctx context.Context, paths []string) *Prehash {
 	return pre
 }
 
+// prehashOwn is Prehash in a plain tree: the blobs are the files' bytes,
+// read here and stored by the capture with its trees, in one pack
+// (splice.write), where update-index, ls-files and mktree were three git
+// processes of every per-tool capture. Their ids are computed under the
+// lock, which knows the repository's hash (apply).
+func (c *Capturer) prehashOwn(items []*named) *Prehash {
+	pre := &Prehash{entries: map[string]prehashed{}}
+	for _, it := range items {
+		key := statKey(it.fi)
+		if key == "" || it.size > maxPackedFile {
+			continue
+		}
+		body, mode, err := readEntry(filepath.Join(c.Repo.Top, filepath.FromSlash(it.path)), it.fi)
+		if err != nil {
+			continue
+		}
+		pre.entries[it.path] = prehashed{entry: treeEntry{mode: mode}, stat: key, body: body}
+	}
+	return pre
+}
+
+// pathsOf is the items' paths.
+func pathsOf(items []*named) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.path
+	}
+	return out
+}
+
+// blobs are the bodies of the prehashed items' blobs that the tool
+// hashed itself and their base does not hold, to store.
+func (p *Prehash) blobs(items []*named) []git.Object {
+	if p == nil {
+		return nil
+	}
+	var out []git.Object
+	for _, it := range items {
+		pre, ok := p.entries[it.path]
+		if !ok || pre.body == nil || !it.known || it.entry != pre.entry || (it.inBase && it.base.oid == pre.entry.oid) {
+			continue
+		}
+		out = append(out, git.Object{ID: pre.entry.oid, Type: "blob", Body: pre.body})
+	}
+	return out
+}
+
 // apply gives the items the entries hashed before the lock, for the files
 // still as they were then. One the base holds under another mode is left
 // to be hashed again, seeded with the base's entry: with core.fileMode or
 // core.symlinks false, git keeps the mode the index has, which a hash
 // without it cannot know.
-func (p *Prehash) apply(items []*named) {
+func (p *Prehash) apply(items []*named, hexLen int) {
 	if p == nil {
 		return
 	}
@@ -91,6 +147,10 @@ func (p *Prehash) apply(items []*named) {
 		}
 		if it.inBase && it.base.mode != pre.entry.mode {
 			continue
+		}
+		if pre.body != nil && pre.entry.oid == "" {
+			pre.entry.oid = objectID("blob", pre.body, hexLen)
+			p.entries[it.path] = pre
 		}
 		it.entry, it.known = pre.entry, true
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,10 +47,36 @@ type rawEntry struct {
 // blob's bytes, with the mode its entry names: git may convert nothing
 // (no attributes file anywhere, in the tree as the last scan found it or
 // outside it; no core.autocrlf or core.eol asking), and core.fileMode
-// and core.symlinks are on. A rewind then writes files from their blobs
-// itself (restore.Applier.Plain).
+// and core.symlinks are on. A rewind, right after its scan, then writes
+// files from their blobs itself (restore.Applier.Plain).
 func (c *Capturer) Plain() bool {
 	return c.Cfg.StatModes && !c.mayConvert(c.loadState())
+}
+
+// attributesOnPath reports whether a .gitattributes is in a directory on
+// the way to one of paths (from the top), the root's included: the
+// files of the tree that can govern them. A partial capture asks it,
+// since the state knows only the attributes files a scan has seen, and
+// one made since (by a shell command) could convert the named files.
+func (c *Capturer) attributesOnPath(paths []string) bool {
+	seen := map[string]bool{}
+	for _, p := range paths {
+		for d := path.Dir(p); ; d = path.Dir(d) {
+			if d == "." {
+				d = ""
+			}
+			if !seen[d] {
+				seen[d] = true
+				if _, err := os.Lstat(filepath.Join(c.Repo.Top, filepath.FromSlash(d), ".gitattributes")); err == nil {
+					return true
+				}
+			}
+			if d == "" {
+				break
+			}
+		}
+	}
+	return false
 }
 
 // mayConvert reports whether git may convert files of this tree at all.

@@ -2,11 +2,14 @@ package capture
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/config"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
 
 // TestRawModeIsTheTreeMode: a file kept raw has in the overlay the mode
@@ -93,5 +96,58 @@ func TestPlainOnlyWhereNothingConverts(t *testing.T) {
 			t.Errorf("plain with the configuration %+v", c.Cfg)
 		}
 		c.Cfg = saved
+	}
+}
+
+// TestNewAttributesFileConverts: an attributes file that no capture has
+// seen yet still governs what the capture stores. A scan that finds a new
+// .gitattributes beside forty changed files, and a per-tool capture of a
+// file under one a shell command made, both store what git would (here
+// line endings normalized by `text`), not the files' bytes.
+func TestNewAttributesFileConverts(t *testing.T) {
+	ctx := context.Background()
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("d%d/f.txt", i)] = "one\r\n"
+	}
+	c, j := testRepo(t, files)
+	c.sysAttrs = []string{}
+	want := func(rel string) string {
+		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"hash-object", "--path", rel, filepath.Join(c.Repo.Top, rel)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	have := func(tree, rel string) string {
+		out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"rev-parse", tree + ":" + rel}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	write(t, filepath.Join(c.Repo.Top, ".gitattributes"), "*.txt text\n")
+	for p := range files {
+		write(t, filepath.Join(c.Repo.Top, p), "two\r\n")
+	}
+	rec, err := c.Capture(ctx, j, Options{Reason: "scan"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, w := have(rec.Tree, "d7/f.txt"), want("d7/f.txt"); got != w {
+		t.Errorf("the scan stored %s for d7/f.txt, git would store %s", got, w)
+	}
+
+	c, j = testRepo(t, map[string]string{"a/b.txt": "one\r\n"})
+	c.sysAttrs = []string{}
+	write(t, filepath.Join(c.Repo.Top, "a", ".gitattributes"), "*.txt text\n")
+	write(t, filepath.Join(c.Repo.Top, "a", "b.txt"), "two\r\n")
+	only := []string{"a/b.txt"}
+	rec, err = c.Capture(ctx, j, Options{Reason: "tool", Only: only, Prehash: c.Prehash(ctx, only)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, w := have(rec.Tree, "a/b.txt"), want("a/b.txt"); got != w {
+		t.Errorf("the per-tool capture stored %s for a/b.txt, git would store %s", got, w)
 	}
 }

@@ -170,7 +170,7 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 // returns the temporary index, which the caller removes, or "" when no
 // item needed hashing. Where the files' bytes are their blobs (may, the
 // caller's mayConvert, false) and their modes follow from their stat data
-// (Config.StatModes), many files are hashed here instead (hashOwn), and
+// (Config.StatModes), the files are hashed here instead (hashOwn), and
 // their blobs returned for the caller to store with its trees
 // (splice.write). hexLen is the length of the repository's object ids.
 func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexLen int) (string, []git.Object, error) {
