@@ -1,12 +1,9 @@
 package git
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"sync"
-	"time"
 )
 
 // Trees holds the bodies of the tree objects a command has read from git
@@ -137,53 +134,4 @@ func joinLines(ids []string) string {
 		b = append(append(b, id...), '\n')
 	}
 	return string(b)
-}
-
-// batchProc is a running `git cat-file --batch`, asked and answered a
-// batch of ids at a time.
-type batchProc struct {
-	r     *Runner
-	args  []string
-	start time.Time
-	wait  func() error
-	in    io.WriteCloser
-	out   *bufio.Reader
-	rest  io.Reader
-}
-
-// startBatch starts `git cat-file --batch`.
-func (r *Runner) startBatch(ctx context.Context) (*batchProc, error) {
-	c := Cmd{Args: []string{"cat-file", "--batch"}}
-	cmd := r.command(ctx, c)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	var errs bytes.Buffer
-	cmd.Stderr = &errs
-	r.traceStart(c.Args)
-	p := &batchProc{r: r, args: c.Args, start: time.Now(), in: in, out: bufio.NewReader(out), rest: out}
-	if err := cmd.Start(); err != nil {
-		return nil, r.failed(ctx, c, "", err)
-	}
-	p.wait = func() error {
-		if err := cmd.Wait(); err != nil {
-			return r.failed(ctx, c, errs.String(), err)
-		}
-		return nil
-	}
-	return p, nil
-}
-
-// close ends the process and returns how it ended.
-func (p *batchProc) close() error {
-	p.in.Close()
-	io.Copy(io.Discard, p.rest)
-	err := p.wait()
-	p.r.traceEnd(p.args, p.start)
-	return err
 }

@@ -10,7 +10,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // ReadTrees returns the bodies of the trees at dirs (paths from the top;
@@ -36,31 +35,14 @@ func (r *Runner) ReadTrees(ctx context.Context, root string, dirs []string) (map
 		byDepth[n] = append(byDepth[n], d)
 		deepest = max(deepest, n)
 	}
-	c := Cmd{Args: []string{"cat-file", "--batch"}}
-	cmd := r.command(ctx, c)
-	stdin, err := cmd.StdinPipe()
+	p, err := r.startBatch(ctx)
 	if err != nil {
 		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	r.traceStart(c.Args)
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return nil, r.failed(ctx, c, "", err)
 	}
 	out := map[string][]byte{}
-	werr := readLevels(stdin, bufio.NewReader(stdout), root, byDepth, deepest, out, r.Trees)
-	stdin.Close()
-	io.Copy(io.Discard, stdout)
-	err = cmd.Wait()
-	r.traceEnd(c.Args, start)
-	if err != nil {
-		return nil, r.failed(ctx, c, stderr.String(), err)
+	werr := readLevels(p.in, p.out, root, byDepth, deepest, out, r.Trees)
+	if err := p.close(); err != nil {
+		return nil, err
 	}
 	if werr != nil {
 		return nil, fmt.Errorf("git cat-file --batch: %w", werr)
