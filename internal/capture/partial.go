@@ -135,8 +135,8 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	if ok, err := c.screen(items, ign.ignored, snap); err != nil || !ok {
 		return nil, false, err
 	}
-	pre.apply(items, len(base.Tree))
 	may := c.mayConvert(st) || c.attributesOnPath(pathsOf(items))
+	pre.apply(items, len(base.Tree), c.Cfg.StatModes && !may)
 	index, blobs, err := c.hashNamed(ctx, items, may, len(base.Tree))
 	if index != "" {
 		defer os.Remove(index)

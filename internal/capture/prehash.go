@@ -135,8 +135,11 @@ func (p *Prehash) blobs(items []*named) []git.Object {
 // still as they were then. One the base holds under another mode is left
 // to be hashed again, seeded with the base's entry: with core.fileMode or
 // core.symlinks false, git keeps the mode the index has, which a hash
-// without it cannot know.
-func (p *Prehash) apply(items []*named, hexLen int) {
+// without it cannot know. The entries the tool hashed itself (prehashOwn)
+// hold only while the tree is still plain (plain: no attributes file has
+// appeared on their path since, and git's configuration converts nothing);
+// otherwise git hashes those files again.
+func (p *Prehash) apply(items []*named, hexLen int, plain bool) {
 	if p == nil {
 		return
 	}
@@ -145,7 +148,7 @@ func (p *Prehash) apply(items []*named, hexLen int) {
 		if !ok || it.skip || !it.present || it.known || statKey(it.fi) != pre.stat {
 			continue
 		}
-		if it.inBase && it.base.mode != pre.entry.mode {
+		if (it.inBase && it.base.mode != pre.entry.mode) || (pre.body != nil && !plain) {
 			continue
 		}
 		if pre.body != nil && pre.entry.oid == "" {

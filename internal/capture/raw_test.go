@@ -101,9 +101,10 @@ func TestPlainOnlyWhereNothingConverts(t *testing.T) {
 
 // TestNewAttributesFileConverts: an attributes file that no capture has
 // seen yet still governs what the capture stores. A scan that finds a new
-// .gitattributes beside forty changed files, and a per-tool capture of a
-// file under one a shell command made, both store what git would (here
-// line endings normalized by `text`), not the files' bytes.
+// .gitattributes beside forty changed files, a per-tool capture of a
+// file under one a shell command made, and one whose file was hashed
+// before that command, all store what git would (here line endings
+// normalized by `text`), not the files' bytes.
 func TestNewAttributesFileConverts(t *testing.T) {
 	ctx := context.Background()
 	files := map[string]string{}
@@ -138,16 +139,28 @@ func TestNewAttributesFileConverts(t *testing.T) {
 		t.Errorf("the scan stored %s for d7/f.txt, git would store %s", got, w)
 	}
 
-	c, j = testRepo(t, map[string]string{"a/b.txt": "one\r\n"})
-	c.sysAttrs = []string{}
-	write(t, filepath.Join(c.Repo.Top, "a", ".gitattributes"), "*.txt text\n")
-	write(t, filepath.Join(c.Repo.Top, "a", "b.txt"), "two\r\n")
+	// A per-tool capture of a file under an attributes file a shell
+	// command made, before the hook hashed the file or (in a plain tree)
+	// while it waited for the lock after hashing it.
 	only := []string{"a/b.txt"}
-	rec, err = c.Capture(ctx, j, Options{Reason: "tool", Only: only, Prehash: c.Prehash(ctx, only)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, w := have(rec.Tree, "a/b.txt"), want("a/b.txt"); got != w {
-		t.Errorf("the per-tool capture stored %s for a/b.txt, git would store %s", got, w)
+	for _, hashedFirst := range []bool{false, true} {
+		c, j = testRepo(t, map[string]string{"a/b.txt": "one\r\n"})
+		c.sysAttrs = []string{}
+		attributes := func() { write(t, filepath.Join(c.Repo.Top, "a", ".gitattributes"), "*.txt text\n") }
+		if !hashedFirst {
+			attributes()
+		}
+		write(t, filepath.Join(c.Repo.Top, "a", "b.txt"), "two\r\n")
+		pre := c.Prehash(ctx, only)
+		if hashedFirst {
+			attributes()
+		}
+		rec, err = c.Capture(ctx, j, Options{Reason: "tool", Only: only, Prehash: pre})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, w := have(rec.Tree, "a/b.txt"), want("a/b.txt"); got != w {
+			t.Errorf("the per-tool capture (hashed before the attributes file: %v) stored %s for a/b.txt, git would store %s", hashedFirst, got, w)
+		}
 	}
 }
