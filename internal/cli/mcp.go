@@ -20,7 +20,7 @@ import (
 // Protocol. `git checkpoint mcp` runs it in its own place: the server and
 // the SDK it is built on (with net/http, TLS and a JSON schema library)
 // made every start of git-checkpoint about 6 ms slower, a third of a hook
-// with nothing to do (docs/speed.md, "Every start"), as git keeps its
+// with nothing to do (docs/speed.md, "Every process counts"), as git keeps its
 // HTTP transport in git-remote-https for the same reason.
 const MCPServer = "git-checkpoint-mcp"
 

@@ -101,8 +101,9 @@ func archive(ctx context.Context, o Options, t Target, top string) ([]byte, erro
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
+	programs := append(slices.Clone(binaries), helpers...)
 	args := []string{"build", "-trimpath", "-ldflags=-buildid=", "-o", tmp + string(filepath.Separator)}
-	for _, b := range append(slices.Clone(binaries), helpers...) {
+	for _, b := range programs {
 		args = append(args, "./cmd/"+b)
 	}
 	cmd := exec.CommandContext(ctx, o.Go, args...)
@@ -115,7 +116,7 @@ func archive(ctx context.Context, o Options, t Target, top string) ([]byte, erro
 		return nil, fmt.Errorf("go build: %w", err)
 	}
 	var files []file
-	for _, b := range append(slices.Clone(binaries), helpers...) {
+	for _, b := range programs {
 		data, err := os.ReadFile(filepath.Join(tmp, b))
 		if err != nil {
 			return nil, err
