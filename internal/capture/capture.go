@@ -36,6 +36,9 @@ type Capturer struct {
 	splitAt int64
 	// sysAttrs overrides systemAttributesFiles for the tests.
 	sysAttrs []string
+	// group, while CaptureGroup runs, collects the objects and refs its
+	// captures write, to write them all at once.
+	group *group
 }
 
 // Snapshot is the state of the working tree as a git tree, before it is

@@ -249,6 +249,11 @@ func (c *Capturer) ignoredAsync(ctx context.Context, items []*named, st *indexSt
 		}
 	}
 	out := make(chan ignoredResult, 1)
+	if g := c.group; g != nil {
+		// Asked for the whole group before its first capture.
+		out <- ignoredResult{ignored: g.ignored}
+		return out
+	}
 	if len(check) == 0 {
 		out <- ignoredResult{}
 		return out

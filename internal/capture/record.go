@@ -31,7 +31,7 @@ type Options struct {
 	Only []string
 	// Prehash holds Only's files hashed before the store lock was taken
 	// (Capturer.Prehash), or nil.
-	Prehash *Prehash
+	Prehash *Prehash `json:"-"`
 }
 
 // Capture takes a checkpoint: a snapshot, then a commit and a ref unless the
@@ -150,6 +150,18 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 		}
 		parents = append(parents, commit)
 	}
+	if g := c.group; g != nil {
+		// The group's refs are created together, after its pack: a ref
+		// that exists already fails them all, and each hook then takes
+		// its own checkpoint, adopting it.
+		rec.N = j.MaxN() + 1
+		rec.ID = "k" + strconv.Itoa(rec.N)
+		if rec.Commit, err = c.commitTree(ctx, rec, parents); err != nil {
+			return nil, err
+		}
+		g.refs = append(g.refs, git.RefUpdate{Ref: c.Store.Ref(rec.N), New: rec.Commit, Create: true, NoDeref: true})
+		return rec, nil
+	}
 	for attempt := 0; ; attempt++ {
 		rec.N = j.MaxN() + 1
 		rec.ID = "k" + strconv.Itoa(rec.N)
@@ -180,7 +192,15 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 }
 
 func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []string) (string, error) {
-	return c.Git.CommitTree(ctx, git.CommitRequest{Tree: rec.Tree, Parents: parents, Message: store.Message(rec), Env: git.Identity})
+	req := git.CommitRequest{Tree: rec.Tree, Parents: parents, Message: store.Message(rec), Env: git.Identity}
+	if c.group != nil {
+		at := rec.At
+		if at.IsZero() { // an extra parent's (Commit)
+			at = c.Store.Now()
+		}
+		return c.group.commit(req, at), nil
+	}
+	return c.Git.CommitTree(ctx, req)
 }
 
 // countChanges compares two trees by name and status. The same tree twice

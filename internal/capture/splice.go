@@ -312,6 +312,11 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 		s.keep(objs)
 		return root, nil
 	}
+	if g := s.c.group; g != nil {
+		g.add(append(blobs, objs...)...)
+		s.keep(objs)
+		return root, nil
+	}
 	if objs := unique(objs); len(blobs) > 0 || len(objs) >= packMin {
 		if err := s.c.Git.WritePack(ctx, append(blobs, objs...), s.hexLen == 64); err != nil {
 			return "", err
@@ -385,6 +390,9 @@ const fewTrees = 16
 // readTrees returns the bodies of the trees at dirs in root; see
 // git.ReadTrees.
 func (c *Capturer) readTrees(ctx context.Context, root string, dirs []string) (map[string][]byte, error) {
+	if bodies, ok := c.heldTrees(root, dirs); ok {
+		return bodies, nil
+	}
 	if len(dirs) > fewTrees {
 		return c.Git.ReadTrees(ctx, root, dirs)
 	}

@@ -144,12 +144,17 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 		opts.Only = absolute(ev.Cwd, ev.Names)
 		opts.Prehash = s.cap.Prehash(ctx, opts.Only)
 	}
-	deadline, _ := ctx.Deadline()
-	unlock, err := s.store.Lock(ctx, time.Until(deadline))
+	unlock, answered, err := h.lock(ctx, s, opts)
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	// Before the lock goes, the captures the hooks waiting for it asked
+	// for: its holder is the one process that may take them.
+	if answered {
+		takeWaiting(ctx, s, nil, logf)
+		return nil
+	}
 	j, err := s.store.Journal()
 	if err != nil {
 		return err
@@ -162,6 +167,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	if _, err = s.cap.Capture(ctx, j, opts); err != nil {
 		return err
 	}
+	defer takeWaiting(ctx, s, j, logf)
 	if ev.Reason == store.ReasonTurnEnd {
 		// Retention runs at turn ends, at most hourly (DESIGN 5.4): never
 		// in the middle of a turn, when a rewind target may be wanted.

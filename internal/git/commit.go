@@ -2,15 +2,35 @@ package git
 
 import (
 	"context"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Identity is the author and committer of the commits the tool writes
 // (checkpoints, published records): the tool itself, so that they need no
 // user.name and are never signed as the user.
 var Identity = []string{
-	"GIT_AUTHOR_NAME=git-checkpoint", "GIT_AUTHOR_EMAIL=git-checkpoint@localhost",
-	"GIT_COMMITTER_NAME=git-checkpoint", "GIT_COMMITTER_EMAIL=git-checkpoint@localhost",
+	"GIT_AUTHOR_NAME=" + identityName, "GIT_AUTHOR_EMAIL=" + identityEmail,
+	"GIT_COMMITTER_NAME=" + identityName, "GIT_COMMITTER_EMAIL=" + identityEmail,
+}
+
+const identityName, identityEmail = "git-checkpoint", "git-checkpoint@localhost"
+
+// CommitBody is the commit object CommitTree would write for req with
+// the Identity and both dates at, in UTC: the body a caller hashes and
+// stores itself, in a pack beside the commit's trees (capture's group
+// captures), where commit-tree would be one more process for each.
+// TestCommitBodyAgreesWithCommitTree keeps the two the same.
+func CommitBody(req CommitRequest, at time.Time) []byte {
+	var b strings.Builder
+	b.WriteString("tree " + req.Tree + "\n")
+	for _, p := range req.Parents {
+		b.WriteString("parent " + p + "\n")
+	}
+	who := identityName + " <" + identityEmail + "> " + strconv.FormatInt(at.Unix(), 10) + " +0000\n"
+	b.WriteString("author " + who + "committer " + who + "\n" + req.Message)
+	return []byte(b.String())
 }
 
 // CommitRequest is a commit to write with CommitTree.

@@ -75,6 +75,9 @@ type Journal struct {
 	// record that is not a reuse, among the first indexed lines.
 	first   map[int]int
 	indexed int
+	// staged counts the newest lines that are in memory only
+	// (stageJournal), not yet written.
+	staged int
 }
 
 // line is one event of the journal: its bytes, what a look at them found,
@@ -427,14 +430,40 @@ func (j *Journal) replaced(head string) bool {
 
 // appendJournal writes ev as one line, chained to the last, and syncs it
 // before returning: a checkpoint is not reported, and a rewind touches no
-// file, until its line is on disk. fdatasync is enough for an appended
-// line (it flushes the new size, not the times); the directory is synced
-// too when the line created the file.
+// file, until its line is on disk.
 func appendJournal(path string, j *Journal, ev Event) error {
+	if err := stageJournal(j, ev); err != nil {
+		return err
+	}
+	return flushJournal(path, j)
+}
+
+// stageJournal chains ev to the journal's last line in memory only: the
+// journal reads as if it were written (Latest, MaxN, the next line's
+// Prev), until flushJournal writes it with every line staged before it.
+func stageJournal(j *Journal, ev Event) error {
 	ev.Prev = j.last
 	line, err := json.Marshal(ev)
 	if err != nil {
 		return err
+	}
+	j.add(line, ev)
+	j.staged++
+	return nil
+}
+
+// flushJournal writes the staged lines in one write and syncs them.
+// fdatasync is enough for appended lines (it flushes the new size, not
+// the times); the directory is synced too when the lines created the
+// file. Lines that could not be written stay staged, and the journal in
+// memory then says more than the file: the caller gives up the command.
+func flushJournal(path string, j *Journal) error {
+	if j.staged == 0 {
+		return nil
+	}
+	var buf []byte
+	for _, l := range j.lines[len(j.lines)-j.staged:] {
+		buf = append(append(buf, l.raw...), '\n')
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	created := errors.Is(err, fs.ErrNotExist)
@@ -444,7 +473,7 @@ func appendJournal(path string, j *Journal, ev Event) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
+	if _, err := f.Write(buf); err != nil {
 		f.Close()
 		return err
 	}
@@ -460,7 +489,7 @@ func appendJournal(path string, j *Journal, ev Event) error {
 			return err
 		}
 	}
-	j.add(line, ev)
+	j.staged = 0
 	j.Missing = false
 	return writeHead(path, j)
 }

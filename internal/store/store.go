@@ -57,21 +57,40 @@ func (s *Store) Journal() (*Journal, error) {
 
 // Append records ev in the journal. The caller holds the lock.
 func (s *Store) Append(j *Journal, ev Event) error {
+	if err := s.Stage(j, ev); err != nil {
+		return err
+	}
+	return s.Flush(j)
+}
+
+// Stage adds ev to the journal in memory, chained as Append would write
+// it, for a Flush to write with the lines staged before it: a group of
+// checkpoints (capture's group captures) is journaled in one write and
+// one sync, after the one sync that puts all their refs on disk.
+func (s *Store) Stage(j *Journal, ev Event) error {
 	if ev.At.IsZero() {
 		ev.At = s.Now().UTC()
 	}
 	if err := s.Init(); err != nil {
 		return err
 	}
-	if len(j.Problems) > 0 {
+	if len(j.Problems) > 0 && j.staged == 0 {
 		// Never append to a damaged journal: a line chained to a broken
 		// one would be as doubtful as it is.
 		if _, err := s.Rebuild(j); err != nil {
 			return err
 		}
 	}
+	if err := stageJournal(j, ev); err != nil {
+		return fault.Wrap(err, fault.FailedIO, "cannot write the journal")
+	}
+	return nil
+}
+
+// Flush writes the lines Stage added, and syncs them.
+func (s *Store) Flush(j *Journal) error {
 	end := s.Git.Phase("journal append")
-	err := appendJournal(s.Path("journal.jsonl"), j, ev)
+	err := flushJournal(s.Path("journal.jsonl"), j)
 	end()
 	if err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot write the journal")

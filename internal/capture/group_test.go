@@ -1,0 +1,123 @@
+package capture
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// TestCaptureGroup: a group takes each request's checkpoint as a capture
+// of its own would, one after another (each holds its file, names it, and
+// follows the one before), leaves to its caller what needs a full scan,
+// records all of them on disk, and runs a few git processes for all of
+// them: one check-ignore, one cat-file, one index-pack, one update-ref,
+// and no commit-tree.
+func TestCaptureGroup(t *testing.T) {
+	c, j := testRepo(t, map[string]string{".gitignore": "*.log\n", "a/x/1.txt": "1\n", "a/y/2.txt": "2\n",
+		"b/3.txt": "3\n", "top.txt": "top\n"})
+	ctx := context.Background()
+	top := c.Repo.Top
+	first := j.Latest()
+	edits := map[string]string{"a/x/1.txt": "one\n", "a/y/2.txt": "two\n", "b/new.txt": "new\n", "top.txt": "top 2\n"}
+	for p, content := range edits {
+		write(t, filepath.Join(top, p), content)
+	}
+	write(t, filepath.Join(top, "junk.log"), "ignored\n")
+	names := []string{"a/x/1.txt", ".gitignore", "a/y/2.txt", "b/new.txt", "junk.log", "top.txt"}
+	var opts []Options
+	for _, n := range names {
+		opts = append(opts, Options{Reason: store.ReasonTool, Tool: "Write", Session: "s", Paths: []string{n},
+			Only: []string{filepath.Join(top, n)}})
+	}
+	var trace strings.Builder
+	c.Git.Trace = &git.LockedWriter{W: &trace}
+	recs, err := c.CaptureGroup(ctx, j, opts)
+	c.Git.Trace = nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(names) {
+		t.Fatalf("%d records for %d requests", len(recs), len(names))
+	}
+	if recs[1] != nil {
+		t.Errorf("the group took a capture of .gitignore, which needs a full scan: %+v", recs[1])
+	}
+	prev := first
+	for i, rec := range recs {
+		if i == 1 {
+			continue
+		}
+		if rec == nil {
+			t.Fatalf("the group left %s to its caller", names[i])
+		}
+		if rec.Reused {
+			continue // checked below
+		}
+		if !rec.Partial || !slices.Equal(rec.Paths, []string{names[i]}) || rec.Previous != prev.ID+" "+prev.Commit || rec.N != prev.N+1 {
+			t.Errorf("%s: record %+v does not follow %s", names[i], rec, prev.ID)
+		}
+		held := map[string]string{}
+		for p := range edits {
+			out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"cat-file", "-p", rec.Commit + ":" + p}})
+			if err == nil {
+				held[p] = string(out)
+			}
+		}
+		for _, n := range names[:i+1] {
+			if want, edited := edits[n]; edited && held[n] != want {
+				t.Errorf("%s holds %s as %q, want %q", rec.ID, n, held[n], want)
+			}
+		}
+		for _, n := range names[i+1:] {
+			if want, edited := edits[n]; edited && held[n] == want {
+				t.Errorf("%s holds %s as changed by a later request", rec.ID, n)
+			}
+		}
+		if got := strings.TrimSpace(runGit(t, c, "rev-parse", c.Store.Ref(rec.N))); got != rec.Commit {
+			t.Errorf("%s's ref names %q, want %s", rec.ID, got, rec.Commit)
+		}
+		prev = rec
+	}
+	if recs[4].Tree != recs[3].Tree || !recs[4].Reused {
+		t.Errorf("an ignored file changed the checkpoint: %+v", recs[4])
+	}
+	for _, want := range []string{"check-ignore", "cat-file", "index-pack", "update-ref"} {
+		if n := strings.Count(trace.String(), "trace: git "+want+" "); n != 1 {
+			t.Errorf("the group ran git %s %d times, want once:\n%s", want, n, trace.String())
+		}
+	}
+	if strings.Contains(trace.String(), "commit-tree") {
+		t.Errorf("the group ran commit-tree:\n%s", trace.String())
+	}
+
+	// On disk: a fresh read of the journal has every record, and a full
+	// scan finds nothing the group did not take.
+	fresh, err := c.Store.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fresh.Latest(); got == nil || got.ID != recs[5].ID || len(fresh.Problems) > 0 {
+		t.Fatalf("the journal on disk ends with %+v (problems %q), want %s", got, fresh.Problems, recs[5].ID)
+	}
+	after, err := c.Capture(ctx, fresh, Options{Reason: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.Reused {
+		t.Errorf("a full scan after the group found changes: %+v", after.Changes)
+	}
+}
+
+func runGit(t *testing.T, c *Capturer, args ...string) string {
+	t.Helper()
+	out, err := c.Git.Run(context.Background(), git.Cmd{Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
+)
+
+// Parallel tool calls fire their per-tool hooks at once. The first to
+// take the store lock captures, and the others, instead of each waiting
+// its turn to run the same git processes, leave their request in the
+// store's queue and wait: the holder takes every waiting request as one
+// group (capture.CaptureGroup) before it lets the lock go, and answers
+// each. A hook whose request was answered has nothing left to do; one
+// that was not (the holder died, or the capture needs a full scan) takes
+// its checkpoint itself, as before.
+
+// lock takes the store lock for a hook's capture. A per-tool capture that
+// finds it taken asks the holder to take its checkpoint, then waits for
+// the lock; answered says the holder did.
+func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (unlock func(), answered bool, err error) {
+	deadline, _ := ctx.Deadline()
+	if !groupable(opts) {
+		unlock, err := s.store.Lock(ctx, time.Until(deadline))
+		return unlock, false, err
+	}
+	if unlock, ok := s.store.TryLock(); ok {
+		return unlock, false, nil
+	}
+	payload, _ := json.Marshal(opts)
+	ask, askErr := s.store.Ask(payload)
+	if unlock, err = s.store.Lock(ctx, time.Until(deadline)); err != nil {
+		if ask != nil {
+			ask.Answer() // withdrawn: the hook reports its failure
+		}
+		return nil, false, err
+	}
+	if askErr != nil {
+		return unlock, false, nil
+	}
+	_, answered = ask.Answer()
+	return unlock, answered, nil
+}
+
+// groupable reports whether a capture may be taken in a group: a per-tool
+// one of a few named paths, the only kind a group takes.
+func groupable(opts capture.Options) bool {
+	return opts.Reason == store.ReasonTool && len(opts.Only) > 0 && len(opts.Only) <= capture.MaxOnly
+}
+
+// takeWaiting takes the checkpoints the hooks waiting for the lock asked
+// for, in one group, and answers each; those the group did not take are
+// given back to their hooks. Its failure is theirs to meet and log: they
+// then take their checkpoints themselves. j is the journal as the caller
+// left it, or nil to read it.
+func takeWaiting(ctx context.Context, s *session, j *store.Journal, logf func(string, ...any)) {
+	asked := s.store.Waiting()
+	if len(asked) == 0 {
+		return
+	}
+	if j == nil {
+		var err error
+		if j, err = s.store.Journal(); err != nil {
+			for _, q := range asked {
+				q.Release()
+			}
+			return
+		}
+	}
+	var opts []capture.Options
+	var from []*store.Asked
+	for _, q := range asked {
+		var o capture.Options
+		if json.Unmarshal(q.Payload, &o) != nil || !groupable(o) {
+			q.Release()
+			continue
+		}
+		o.Turn = turns.Current(j, o.Session)
+		opts, from = append(opts, o), append(from, q)
+	}
+	recs, err := s.cap.CaptureGroup(ctx, j, opts)
+	if err != nil {
+		logf("the %d waiting tool calls take their own checkpoints: %v", len(from), fault.Explain(err))
+	}
+	for i, q := range from {
+		if err == nil && i < len(recs) && recs[i] != nil {
+			q.Answer(recs[i].ID)
+		} else {
+			q.Release()
+		}
+	}
+}
