@@ -39,6 +39,14 @@ type Capturer struct {
 	// group, while CaptureGroup runs, collects the objects and refs its
 	// captures write, to write them all at once.
 	group *group
+	// WriteAside lets a scan return before its pack and its state are
+	// written (Git.Aside, when set): a rewind plans and stages meanwhile.
+	// Commit waits for them, as does every git process but those that
+	// read only older objects.
+	WriteAside bool
+	// state is the private index state this process saved last, which
+	// loadState reads: the file may still be being written aside.
+	state []byte
 }
 
 // Snapshot is the state of the working tree as a git tree, before it is

@@ -89,7 +89,10 @@ func (c *Capturer) PrivateIndex() string { return c.Store.Path("index") }
 
 func (c *Capturer) loadState() *indexState {
 	st := &indexState{}
-	b, err := os.ReadFile(c.Store.Path("index.state"))
+	b, err := c.state, error(nil)
+	if b == nil {
+		b, err = os.ReadFile(c.Store.Path("index.state"))
+	}
 	if err == nil {
 		if json.Unmarshal(b, st) != nil {
 			return &indexState{}
@@ -120,6 +123,10 @@ func (c *Capturer) forget(st *indexState) error {
 	blank.Tree, blank.Result, blank.Pending = "", "", nil
 	b, err := json.Marshal(&blank)
 	if err == nil {
+		err = c.Git.Aside.Settle() // the write aside must not land after this one
+	}
+	if err == nil {
+		c.state = nil
 		err = durable.WriteFile(c.Store.Path("index.state"), b)
 	}
 	if err != nil {
@@ -128,11 +135,23 @@ func (c *Capturer) forget(st *indexState) error {
 	return nil
 }
 
+// saveState writes the state, aside when the scan writes its pack aside:
+// after the pack, since the state names the tree the pack holds. Until
+// the file is written, loadState reads what was saved here.
 func (c *Capturer) saveState(st *indexState) error {
 	b, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
+	if c.WriteAside && c.Git.Aside.Runs() {
+		c.state = b
+		c.Git.Aside.Go(func() error { return writeFileAtomic(c.Store.Path("index.state"), b) })
+		return nil
+	}
+	if err := c.Git.Aside.Settle(); err != nil {
+		return err
+	}
+	c.state = nil
 	return writeFileAtomic(c.Store.Path("index.state"), b)
 }
 

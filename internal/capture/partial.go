@@ -117,9 +117,9 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	// neither depends on the other, and parallel hooks wait for each
 	// other's captures on the store lock, so every process taken off the
 	// path of one capture shortens the queue.
-	ignoredc := c.ignoredAsync(ctx, items, st)
-	var sp *splice
 	planned, ok := expect.baseOf(base.Tree, items), true
+	ignoredc := c.ignoredAsync(ctx, items, st, planned)
+	var sp *splice
 	var err error
 	if !planned {
 		sp, ok, err = c.newSplice(ctx, base.Tree, items)
@@ -237,14 +237,20 @@ type ignoredResult struct {
 }
 
 // ignoredAsync marks the skip-worktree paths and starts asking the ignore
-// rules about the others that exist, for screen.
-func (c *Capturer) ignoredAsync(ctx context.Context, items []*named, st *indexState) <-chan ignoredResult {
+// rules about the others that exist, for screen. planned says the items'
+// base entries are the caller's plan's (Expect.baseOf): a path the base
+// holds is then not asked about, since the base is the tree a full scan
+// took moments ago under the same rules (a rewind's safety checkpoint),
+// which held no ignored file it did not track. The rules cannot have
+// changed since through the named paths: a .gitignore among them makes
+// the capture a full scan.
+func (c *Capturer) ignoredAsync(ctx context.Context, items []*named, st *indexState, planned bool) <-chan ignoredResult {
 	var check []string
 	for _, it := range items {
 		switch {
 		case slices.Contains(st.SkipWork, it.path):
 			it.skip = true
-		case it.present:
+		case it.present && !(planned && it.inBase):
 			check = append(check, it.path)
 		}
 	}

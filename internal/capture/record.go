@@ -88,6 +88,10 @@ func (c *Capturer) Enter(j *store.Journal, rec *store.Record) error {
 // neither syncs nor journals: Record does both, and a rewind syncs its
 // own writes with them (rewind.Apply). The caller holds the lock.
 func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot, opts Options) (*store.Record, error) {
+	// The snapshot's objects and state are on disk before its commit.
+	if err := c.Git.Aside.Settle(); err != nil {
+		return nil, fault.Wrap(err, fault.As(err).Code, "cannot write the snapshot's objects")
+	}
 	last := j.Latest()
 	var err error
 	rec := &store.Record{

@@ -317,6 +317,14 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 		s.keep(objs)
 		return root, nil
 	}
+	if s.c.WriteAside && s.c.Git.Aside.Runs() {
+		// Held before git has them: what reads them meanwhile reads
+		// them here (git.Trees), and every other git process waits.
+		s.keep(objs)
+		all, sha256 := append(blobs, unique(objs)...), s.hexLen == 64
+		s.c.Git.Aside.Go(func() error { return s.c.Git.WritePack(ctx, all, sha256) })
+		return root, nil
+	}
 	if objs := unique(objs); len(blobs) > 0 || len(objs) >= packMin {
 		if err := s.c.Git.WritePack(ctx, append(blobs, objs...), s.hexLen == 64); err != nil {
 			return "", err

@@ -42,7 +42,7 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &git.Runner{Dir: abs, Env: git.CleanEnv(sys.Environ()), Trees: git.NewTrees()}
+	r := &git.Runner{Dir: abs, Env: git.CleanEnv(sys.Environ()), Trees: git.NewTrees(), Aside: git.NewAside()}
 	if sys.Getenv("GIT_CHECKPOINT_TRACE") != "" {
 		r.Trace = &git.LockedWriter{W: sys.Stderr}
 	}

@@ -24,8 +24,9 @@ import (
 // point; a file rather than SIGSTOP, which the kernel's job control can
 // undo behind the test's back).
 //
-// The steps of a rewind, in order: safety (the safety checkpoint exists,
-// nothing else happened), started (rewind_started is journaled), staged,
+// The steps of a rewind, in order: scanned (the scan is done, its pack and
+// state perhaps still being written aside), safety (the safety checkpoint
+// exists, nothing else happened), started (rewind_started is journaled), staged,
 // delete-N, deleted, rename-N, renamed (see restore.Applier), head and
 // index (--reset-head moved the branch, then the index), captured (the
 // result is checkpointed and verified) and ended (rewind_ended is

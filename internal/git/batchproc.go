@@ -21,8 +21,14 @@ type batchProc struct {
 	rest  io.Reader
 }
 
-// startBatch starts `git cat-file --batch`.
-func (r *Runner) startBatch(ctx context.Context) (*batchProc, error) {
+// startBatch starts `git cat-file --batch`. older says it will be asked
+// only for objects older than the work aside (Cmd.Older).
+func (r *Runner) startBatch(ctx context.Context, older bool) (*batchProc, error) {
+	if !older {
+		if err := r.Aside.Settle(); err != nil {
+			return nil, err
+		}
+	}
 	c := Cmd{Args: []string{"cat-file", "--batch"}}
 	cmd := r.command(ctx, c)
 	in, err := cmd.StdinPipe()

@@ -23,7 +23,9 @@ type BlobFile struct {
 // 120000 a symlink whose target is the blob's bytes. The blobs are read
 // by one `git cat-file --batch` and each streamed into its file, where a
 // temporary index and checkout-index were two processes (docs/speed.md).
-func (r *Runner) CheckoutBlobs(ctx context.Context, files []BlobFile) error {
+// older says every blob was in the repository before the work aside
+// (Cmd.Older): they are read while it runs.
+func (r *Runner) CheckoutBlobs(ctx context.Context, files []BlobFile, older bool) error {
 	for _, f := range files {
 		switch f.Mode {
 		case "100644", "100755", "120000":
@@ -34,7 +36,7 @@ func (r *Runner) CheckoutBlobs(ctx context.Context, files []BlobFile) error {
 	if len(files) == 0 {
 		return nil
 	}
-	p, err := r.startBatch(ctx)
+	p, err := r.startBatch(ctx, older)
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,10 @@ package git
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // DiffFormat is what diff-tree prints of each changed path.
@@ -103,15 +105,40 @@ func (r *Runner) DiffTrees(ctx context.Context, pairs []TreePair, opts DiffTreeO
 	} else {
 		asked = append(asked, held...)
 	}
-	if len(asked) == 0 {
-		return res, nil
+	// Every tree written aside is held (Trees): while a write aside goes
+	// on, the pairs of which neither tree is held compare older objects,
+	// and git compares them at once (Cmd.Older), beside the others, which
+	// wait for it. A rewind's classification of its journal's windows so
+	// runs beside the write of its scan's pack.
+	var older, newer []int
+	for _, i := range asked {
+		if r.Aside.Pending() && (r.Trees.Has(pairs[i].From) || r.Trees.Has(pairs[i].To)) {
+			newer = append(newer, i)
+		} else {
+			older = append(older, i)
+		}
 	}
-	got, err := r.diffTreesByGit(ctx, subset(pairs, asked), opts)
-	if err != nil {
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for k, idx := range [][]int{older, newer} {
+		if len(idx) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, err := r.diffTreesByGit(ctx, subset(pairs, idx), opts, k == 0)
+			for n, i := range idx {
+				if err == nil {
+					res[i] = got[n]
+				}
+			}
+			errs[k] = err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
-	}
-	for k, i := range asked {
-		res[i] = got[k]
 	}
 	return res, nil
 }
@@ -125,13 +152,14 @@ func subset(pairs []TreePair, idx []int) []TreePair {
 	return out
 }
 
-// diffTreesByGit is DiffTrees in one `git diff-tree --stdin`.
-func (r *Runner) diffTreesByGit(ctx context.Context, pairs []TreePair, opts DiffTreeOptions) ([][]DiffEntry, error) {
+// diffTreesByGit is DiffTrees in one `git diff-tree --stdin`; older is
+// Cmd.Older.
+func (r *Runner) diffTreesByGit(ctx context.Context, pairs []TreePair, opts DiffTreeOptions, older bool) ([][]DiffEntry, error) {
 	var in strings.Builder
 	for _, p := range pairs {
 		fmt.Fprintf(&in, "%s %s\n", p.From, p.To)
 	}
-	out, err := r.Run(ctx, Cmd{Args: appendPathspecs(diffTreeArgs(opts, true), opts.Pathspecs), Stdin: []byte(in.String())})
+	out, err := r.Run(ctx, Cmd{Args: appendPathspecs(diffTreeArgs(opts, true), opts.Pathspecs), Stdin: []byte(in.String()), Older: older})
 	if err != nil {
 		return nil, err
 	}

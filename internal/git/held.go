@@ -54,6 +54,13 @@ func (t *Trees) Holds(ids ...string) bool {
 	return t != nil
 }
 
+// Has reports whether the tree id is held: unlike Holds, not the empty
+// tree unless it was kept.
+func (t *Trees) Has(id string) bool {
+	_, ok := t.Body(id)
+	return ok
+}
+
 // EmptyTree is the id of the tree with no entries in a repository whose
 // ids have hexLen digits.
 func EmptyTree(hexLen int) string {
@@ -91,7 +98,9 @@ func (tr *treeReader) bodies(ids []string) (out [][]byte, ok bool) {
 	}
 	if tr.proc == nil {
 		var err error
-		if tr.proc, err = tr.r.startBatch(tr.ctx); err != nil {
+		// Every tree a command wrote, aside or not, it holds: a miss is
+		// an older tree.
+		if tr.proc, err = tr.r.startBatch(tr.ctx, true); err != nil {
 			return nil, false
 		}
 	}

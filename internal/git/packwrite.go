@@ -41,6 +41,7 @@ func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) erro
 	}
 	_, err = r.Run(ctx, Cmd{
 		Args:   []string{"index-pack", "--stdin"},
+		Older:  true, // it may be the work aside, and reads no new object
 		Config: []string{"core.fsync=-pack,-pack-metadata"},
 		Stdin:  pack,
 	})

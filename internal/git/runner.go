@@ -67,6 +67,9 @@ type Runner struct {
 	// Trees, when set, holds the trees this runner read and wrote, which
 	// DiffTree then compares without git.
 	Trees *Trees
+	// Aside, when set, runs writes in the background (see Aside); every
+	// process waits for them but those that set Cmd.Older.
+	Aside *Aside
 }
 
 // Cmd is one git invocation.
@@ -81,6 +84,9 @@ type Cmd struct {
 	Env []string
 	// Dir overrides Runner.Dir (used to look into nested repositories).
 	Dir string
+	// Older says the command reads no object that work aside (Runner.Aside)
+	// may be writing, or that it is that work: it starts without waiting.
+	Older bool
 	// Stdout and Stderr, when set, receive git's output directly instead
 	// of it being captured; used for commands whose output is for the user
 	// (diff), which also keep the user's config (pager, colors, drivers).
@@ -159,6 +165,11 @@ func CleanEnv(env []string) []string {
 // *fault.Error with code failed.git whose message names the command and
 // quotes git's own words.
 func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
+	if !c.Older {
+		if err := r.Aside.Settle(); err != nil {
+			return nil, err
+		}
+	}
 	cmd := r.command(ctx, c)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

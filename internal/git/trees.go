@@ -35,7 +35,7 @@ func (r *Runner) ReadTrees(ctx context.Context, root string, dirs []string) (map
 		byDepth[n] = append(byDepth[n], d)
 		deepest = max(deepest, n)
 	}
-	p, err := r.startBatch(ctx)
+	p, err := r.startBatch(ctx, false)
 	if err != nil {
 		return nil, err
 	}

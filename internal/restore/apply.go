@@ -39,6 +39,10 @@ type Applier struct {
 	// nothing (capture.Capturer.Plain). Stage then writes the files
 	// itself, unless one of them is a .gitattributes.
 	Plain bool
+	// Older says the target's blobs were all in the repository before the
+	// writes the scan left aside (git.Aside): a recorded checkpoint's.
+	// Staging then reads them while git writes the scan's pack.
+	Older bool
 }
 
 // Staged is the target's content of a plan's files, waiting in a staging
@@ -347,7 +351,7 @@ func (a *Applier) stageBlobs(ctx context.Context, stage string, writes []File) (
 		staged[f.Path] = filepath.Join(dir, strconv.Itoa(i))
 		files[i] = git.BlobFile{OID: f.OID, Mode: f.Mode, Path: staged[f.Path]}
 	}
-	if err := a.Git.CheckoutBlobs(ctx, files); err != nil {
+	if err := a.Git.CheckoutBlobs(ctx, files, a.Older); err != nil {
 		return nil, err
 	}
 	return staged, a.writeRaw(ctx, staged, writes)

@@ -52,8 +52,11 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	if pr.Move != nil {
 		keepIndex = pr.Move.Index
 	}
+	// A reversal's target is made from the tree as it is, whose new
+	// objects may be what the scan is still writing; a checkpoint's
+	// are older.
 	applier := &restore.Applier{Git: r.Git, Top: r.Repo.Top, Staging: r.Store.Path("staging"), Fail: r.Fail,
-		Plain: r.Capture.Plain()}
+		Plain: r.Capture.Plain(), Older: pr.Reverse == nil}
 	if err := r.Store.Init(); err != nil {
 		return nil, err
 	}

@@ -197,8 +197,16 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 		return nil, err
 	}
 	end = r.Git.Phase("scan")
+	// The scan's pack is written while the plan is made and its files
+	// staged: Apply's safety checkpoint waits for it (git.Aside).
+	r.Capture.WriteAside = true
 	pr.Snap, err = r.Capture.Snapshot(ctx, j)
+	r.Capture.WriteAside = false
 	end()
+	if err == nil {
+		// A kill here leaves the pack and the state half written.
+		err = r.Fail.At("scanned")
+	}
 	if err != nil {
 		return nil, err
 	}

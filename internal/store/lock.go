@@ -41,7 +41,7 @@ func (s *Store) Lock(ctx context.Context, timeout time.Duration) (unlock func(),
 			WithHint("wait for it to finish, or raise checkpoint.lockTimeout (now " + timeout.String() + ")").
 			WithData(map[string]string{"holder": holder})
 	}
-	return held(fl), nil
+	return s.held(fl), nil
 }
 
 // TryLock takes the lock if it is free at once, and reports whether it
@@ -54,19 +54,25 @@ func (s *Store) TryLock() (unlock func(), ok bool) {
 	if ok, err := fl.TryLock(); !ok || err != nil {
 		return nil, false
 	}
-	return held(fl), true
+	return s.held(fl), true
 }
 
 // held names this process as the holder of the lock fl has just taken,
-// and returns its unlock.
-func held(fl *flock.Flock) func() {
+// and returns its unlock, which first waits for the writes this process
+// left aside (git.Aside): the next holder reads what they write.
+func (s *Store) held(fl *flock.Flock) func() {
 	// One write of a fixed width over the previous holder's pid: truncating
 	// first would let a waiter that times out in between read nothing.
 	if f, err := os.OpenFile(fl.Path(), os.O_WRONLY, 0); err == nil {
 		f.WriteAt([]byte(fmt.Sprintf("%-19d\n", os.Getpid())), 0)
 		f.Close()
 	}
-	return func() { fl.Unlock() }
+	return func() {
+		if s.Git != nil {
+			s.Git.Aside.Settle()
+		}
+		fl.Unlock()
+	}
 }
 
 // wait takes fl, blocking in the kernel rather than polling: parallel
