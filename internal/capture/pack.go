@@ -39,10 +39,14 @@ func (c *Capturer) packIfDue(ctx context.Context, rec *store.Record) {
 	if _, err := os.Stat(filepath.Join(packs, "multi-pack-index")); err == nil {
 		return
 	}
-	if n, err := c.Git.LooseObjects(ctx); err != nil || n == 0 || n > maxLooseToPack {
+	loose, n, err := c.Git.CountObjects(ctx)
+	large := largePacks(packs)
+	// Checkpoints taken in a group (group.go) write only packs: small
+	// packs are rolled up even when nothing is loose.
+	if err != nil || loose > maxLooseToPack || (loose == 0 && n-len(large) < 2) {
 		return
 	}
-	c.Git.PackLoose(ctx, largePacks(packs))
+	c.Git.PackLoose(ctx, large)
 }
 
 // largePack is the size from which a pack is never rolled up by a

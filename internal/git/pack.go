@@ -8,20 +8,26 @@ import (
 	"strings"
 )
 
-// LooseObjects counts the repository's loose objects (`git count-objects
-// -v`, which reads the object directories and opens no object).
-func (r *Runner) LooseObjects(ctx context.Context) (int, error) {
+// CountObjects counts the repository's loose objects and its packs (`git
+// count-objects -v`, which reads the object directories and opens no
+// object).
+func (r *Runner) CountObjects(ctx context.Context) (loose, packs int, err error) {
 	out, err := r.Run(ctx, Cmd{Args: []string{"count-objects", "-v"}})
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(sc.Text(), "count: "); ok {
-			return strconv.Atoi(v)
+			loose, err = strconv.Atoi(v)
+		} else if v, ok := strings.CutPrefix(sc.Text(), "packs: "); ok {
+			packs, err = strconv.Atoi(v)
+		}
+		if err != nil {
+			return 0, 0, err
 		}
 	}
-	return 0, nil
+	return loose, packs, nil
 }
 
 // PackLoose stores the repository's loose objects in a pack, and rolls
