@@ -117,14 +117,7 @@ func TestConcurrentWriters(t *testing.T) {
 	t.Logf("%d processes at once: %d succeeded, %d timed out cleanly; %d new checkpoints",
 		len(jobs), counts["ok"], counts["timeout"], len(ids))
 
-	data, err := os.ReadFile(filepath.Join(dir, ".git", "checkpoints", "journal.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := store.ParseJournal(data)
-	if len(j.Problems) > 0 {
-		t.Fatalf("the journal has problems: %v", j.Problems)
-	}
+	j := wholeJournal(t, filepath.Join(dir, ".git", "checkpoints"))
 	refs := map[string]string{}
 	out := must(t, 0, dir, env, "git", "for-each-ref", "--format=%(refname) %(objectname)", "refs/checkpoints/main/").stdout
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 	"github.com/git-checkpoint/git-checkpoint/internal/scripttest"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // These helpers drive the real binaries, as the transcripts do: TestMain
@@ -127,4 +128,19 @@ func writeFile(t *testing.T, path, content string, mode os.FileMode) {
 	if err := os.Chmod(path, mode); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// wholeJournal reads the journal of the state directory stateDir, which
+// must parse and chain without a problem.
+func wholeJournal(t *testing.T, stateDir string) *store.Journal {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(stateDir, "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := store.ParseJournal(data)
+	if len(j.Problems) > 0 {
+		t.Fatalf("the journal has problems: %v", j.Problems)
+	}
+	return j
 }

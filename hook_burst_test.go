@@ -121,14 +121,7 @@ func TestHookBurst(t *testing.T) {
 
 	// One tool record per call, naming its file, in its session's turn,
 	// whose checkpoint holds the file as written.
-	data, err := os.ReadFile(filepath.Join(stateDir, "journal.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := store.ParseJournal(data)
-	if len(j.Problems) > 0 {
-		t.Fatalf("journal: %v", j.Problems)
-	}
+	j := wholeJournal(t, stateDir)
 	turnOf := map[string]string{}
 	named := map[string]int{}
 	for _, ev := range j.All() {

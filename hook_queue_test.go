@@ -122,14 +122,7 @@ func TestHookQueue(t *testing.T) {
 
 	// One checkpoint per call, naming and holding its file, each after
 	// the one before; then a full capture finds nothing new.
-	data, err := os.ReadFile(filepath.Join(stateDir, "journal.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := store.ParseJournal(data)
-	if len(j.Problems) > 0 {
-		t.Fatalf("journal: %v", j.Problems)
-	}
+	j := wholeJournal(t, stateDir)
 	named := map[string]bool{}
 	var prev *store.Record
 	for _, r := range j.Checkpoints() {
@@ -154,5 +147,57 @@ func TestHookQueue(t *testing.T) {
 	}
 	if out := must(t, 0, dir, env, "git", "checkpoint").stdout; !strings.Contains(out, "reused") {
 		t.Errorf("a full capture after the hooks made a new checkpoint: %s", out)
+	}
+}
+
+// TestHookAnsweredAsItGivesUp: a hook whose wait for the lock runs out
+// just as the holder answers its request took its checkpoint all the same,
+// and says nothing failed.
+func TestHookAnsweredAsItGivesUp(t *testing.T) {
+	env := gitEnv(t)
+	dir := filepath.Join(t.TempDir(), "tree")
+	writeFile(t, filepath.Join(dir, "a.txt"), "a\n", 0o644)
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	must(t, 0, dir, env, "git", "add", ".")
+	must(t, 0, dir, env, "git", "commit", "-q", "-m", "init")
+	must(t, 0, dir, env, "git", "config", "checkpoint.hookTimeout", "2s")
+	env = append(env, "CLAUDE_PROJECT_DIR="+dir)
+	must(t, 0, dir, env, "git", "checkpoint")
+	stateDir := strings.TrimSpace(must(t, 0, dir, env, "git", "rev-parse", "--path-format=absolute", "--git-path", "checkpoints").stdout)
+	lock := flock.New(filepath.Join(stateDir, "lock"))
+	if err := lock.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	writeFile(t, filepath.Join(dir, "b.txt"), "b.txt\n", 0o644)
+	cmd, stdout, stderr := command(dir, env, "git", "checkpoint", "hook", "claude")
+	cmd.Stdin = strings.NewReader(string(claudePayload(t, dir, "5e550000-0000-4000-8000-000000000002", "PostToolUse", "b.txt")))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	for deadline := time.Now().Add(10 * time.Second); len(asked) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the hook left no request while the lock was held")
+		}
+		asked, _ = filepath.Glob(filepath.Join(stateDir, "queue", "*.req"))
+	}
+	// As a holder does: claim, answer, let the claim go; the lock stays
+	// held until the hook has given up waiting.
+	base := strings.TrimSuffix(asked[0], ".req")
+	if err := os.Rename(base+".req", base+".run"); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, base+".done", "k2\n", 0o644)
+	os.Remove(base + ".run")
+	r := finish(t, cmd, stdout, stderr)
+	if r.code != 0 || r.stdout != "" {
+		t.Fatalf("hook: exit %d, stdout %q", r.code, r.stdout)
+	}
+	if log, err := os.ReadFile(filepath.Join(stateDir, "hook.log")); err == nil {
+		t.Errorf("an answered hook logged a failure:\n%s", log)
+	}
+	if _, err := os.Stat(base + ".done"); err == nil {
+		t.Error("the hook left its answer behind")
 	}
 }

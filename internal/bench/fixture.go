@@ -297,6 +297,17 @@ func (f *fixture) keepPacks() error {
 	return writeFile(filepath.Join(f.dir, ".git", keptPacks), []byte(strings.Join(names, "\n")+"\n"))
 }
 
+// unkeepPacks removes the .keep files keepPacks made.
+func (f *fixture) unkeepPacks() error {
+	keeps, err := filepath.Glob(filepath.Join(f.dir, ".git", "objects", "pack", "pack-*.keep"))
+	for _, k := range keeps {
+		if err == nil {
+			err = os.Remove(k)
+		}
+	}
+	return err
+}
+
 // dropPacks removes the packs that are not the baseline, with their
 // index, reverse index and other files.
 func (f *fixture) dropPacks() error {

@@ -145,7 +145,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 		opts.Prehash = s.cap.Prehash(ctx, opts.Only)
 	}
 	unlock, answered, err := h.lock(ctx, s, opts)
-	if err != nil {
+	if err != nil || unlock == nil {
 		return err
 	}
 	defer unlock()
@@ -167,14 +167,15 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	if _, err = s.cap.Capture(ctx, j, opts); err != nil {
 		return err
 	}
-	defer takeWaiting(ctx, s, j, logf)
 	if ev.Reason == store.ReasonTurnEnd {
 		// Retention runs at turn ends, at most hourly (DESIGN 5.4): never
 		// in the middle of a turn, when a rewind target may be wanted.
 		if _, err := s.store.PruneIfDue(ctx, j, s.retention()); err != nil {
 			logf("retention: %v", err)
+			j = nil // the journal on disk may no longer be the one in memory
 		}
 	}
+	takeWaiting(ctx, s, j, logf)
 	return nil
 }
 

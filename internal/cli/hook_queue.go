@@ -22,7 +22,8 @@ import (
 
 // lock takes the store lock for a hook's capture. A per-tool capture that
 // finds it taken asks the holder to take its checkpoint, then waits for
-// the lock; answered says the holder did.
+// the lock; answered says the holder did. unlock is nil when the hook
+// was answered but gave up waiting for the lock.
 func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (unlock func(), answered bool, err error) {
 	deadline, _ := ctx.Deadline()
 	if !groupable(opts) {
@@ -35,8 +36,13 @@ func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (u
 	payload, _ := json.Marshal(opts)
 	ask, askErr := s.store.Ask(payload)
 	if unlock, err = s.store.Lock(ctx, time.Until(deadline)); err != nil {
-		if ask != nil {
-			ask.Answer() // withdrawn: the hook reports its failure
+		if ask == nil {
+			return nil, false, err
+		}
+		// Withdrawn, unless the holder took it meanwhile: then the
+		// checkpoint exists, and only the lock is not this hook's.
+		if _, ok := ask.Answer(); ok {
+			return nil, true, nil
 		}
 		return nil, false, err
 	}
