@@ -4,13 +4,13 @@ import "sync"
 
 // Aside runs a command's writes in the background while it goes on with
 // work that does not need them: a rewind's scan hands its new objects to
-// `git index-pack` aside, and plans and stages its files from the trees it
-// holds (Trees) while git writes them, where it waited for git first
-// (docs/speed.md, "Every process counts"). Every git process a Runner
-// starts afterwards waits for the work aside to end (Settle), but for those
-// that ask only for objects that were in the repository before it
-// (Cmd.Older). The store's lock is not let go before it ends. A nil *Aside
-// runs nothing aside.
+// `git index-pack` aside, and plans and stages its files from the trees
+// it holds (Trees) while git writes them, where it waited for git first
+// (docs/speed.md, "Waiting hooks in one group, writes aside"). Every git
+// process a Runner starts afterwards waits for the work aside to end
+// (Settle), but for those that ask only for objects that were in the
+// repository before it (Cmd.Older). The store's lock is not let go before
+// it ends. A nil *Aside runs nothing aside.
 type Aside struct {
 	mu   sync.Mutex
 	done chan struct{} // closed when the newest work ends; nil when none
