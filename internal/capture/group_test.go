@@ -154,3 +154,37 @@ func TestGroupsPacksRolledUp(t *testing.T) {
 	}
 	runGit(t, c, "fsck", "--no-dangling", "--no-progress")
 }
+
+// TestCaptureGroupConverts: where git converts files (a text attribute
+// here), a group stores what git would, as git hashes them: each file as
+// `git add` stores it, and a full scan after the group finds nothing new.
+func TestCaptureGroupConverts(t *testing.T) {
+	c, j := testRepo(t, map[string]string{".gitattributes": "*.txt text eol=lf\n", "a/1.txt": "1\n", "b/2.txt": "2\n"})
+	ctx := context.Background()
+	top := c.Repo.Top
+	var opts []Options
+	for _, n := range []string{"a/1.txt", "b/2.txt"} {
+		write(t, filepath.Join(top, n), "crlf\r\n"+n+"\r\n")
+		opts = append(opts, Options{Reason: store.ReasonTool, Paths: []string{n}, Only: []string{filepath.Join(top, n)}})
+	}
+	recs, err := c.CaptureGroup(ctx, j, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rec := range recs {
+		if rec == nil {
+			t.Fatalf("the group left %s to its caller", opts[i].Paths[0])
+		}
+		want := strings.TrimSpace(runGit(t, c, "hash-object", "--path", opts[i].Paths[0], filepath.Join(top, opts[i].Paths[0])))
+		if got := strings.TrimSpace(runGit(t, c, "rev-parse", rec.Commit+":"+opts[i].Paths[0])); got != want {
+			t.Errorf("%s holds %s as %s, git add stores %s", rec.ID, opts[i].Paths[0], got, want)
+		}
+	}
+	fresh, err := c.Store.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, err := c.Capture(ctx, fresh, Options{Reason: "test"}); err != nil || !after.Reused {
+		t.Fatalf("a full scan after the group: %+v, %v", after, err)
+	}
+}
