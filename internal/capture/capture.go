@@ -44,8 +44,8 @@ type Capturer struct {
 	// Commit waits for them, as does every git process but those that
 	// read only older objects.
 	WriteAside bool
-	// state is the private index state this process saved last, which
-	// loadState reads: the file may still be being written aside.
+	// state is the private index state this process saved aside, which
+	// loadState reads while the file is still being written.
 	state []byte
 }
 

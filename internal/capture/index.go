@@ -89,8 +89,16 @@ func (c *Capturer) PrivateIndex() string { return c.Store.Path("index") }
 
 func (c *Capturer) loadState() *indexState {
 	st := &indexState{}
-	b, err := c.state, error(nil)
-	if b == nil {
+	var b []byte
+	var err error
+	if c.state != nil && c.Git.Aside.Pending() {
+		// Being written aside: what this process saved is the state.
+		// Once written, the file is, and only the file: this process may
+		// have let the lock go since (a rewind that asks a person), and
+		// another taken a checkpoint.
+		b = c.state
+	} else {
+		c.state = nil
 		b, err = os.ReadFile(c.Store.Path("index.state"))
 	}
 	if err == nil {
