@@ -92,7 +92,17 @@ func (c *Capturer) CaptureGroup(ctx context.Context, j *store.Journal, opts []Op
 			return nil, err
 		}
 	}
-	return recs, c.Store.Flush(j)
+	if err := c.Store.Flush(j); err != nil {
+		return nil, err
+	}
+	// A checkpoint.packEvery-th checkpoint of the group packs, as a
+	// capture of its own would have.
+	for _, rec := range recs {
+		if rec != nil {
+			c.packIfDue(ctx, rec)
+		}
+	}
+	return recs, nil
 }
 
 // paths are the paths in the tree the group's captures name, from its

@@ -125,8 +125,8 @@ func runGit(t *testing.T, c *Capturer, args ...string) string {
 }
 
 // TestGroupsPacksRolledUp: checkpoints taken in groups write packs and no
-// loose object; the checkpoint.packEvery-th one still rolls the small
-// packs up, and every checkpoint stays whole.
+// loose object; the group that takes the checkpoint.packEvery-th one still
+// rolls the small packs up, and every checkpoint stays whole.
 func TestGroupsPacksRolledUp(t *testing.T) {
 	c, j := testRepo(t, map[string]string{"a/1.txt": "1\n", "b/2.txt": "2\n"})
 	ctx := context.Background()
@@ -148,10 +148,18 @@ func TestGroupsPacksRolledUp(t *testing.T) {
 	if err != nil || loose != 0 || packs != 5 {
 		t.Fatalf("after four groups: %d loose objects, %d packs (%v); want 0 and 5", loose, packs, err)
 	}
-	c.Cfg.PackEvery = 1
-	c.packIfDue(ctx, j.Latest())
+	// The next group holds a checkpoint.packEvery-th checkpoint.
+	c.Cfg.PackEvery = j.MaxN() + 2
+	var opts []Options
+	for _, n := range []string{"a/1.txt", "b/2.txt"} {
+		write(t, filepath.Join(top, n), fmt.Sprint(n, "last\n"))
+		opts = append(opts, Options{Reason: store.ReasonTool, Paths: []string{n}, Only: []string{filepath.Join(top, n)}})
+	}
+	if _, err := c.CaptureGroup(ctx, j, opts); err != nil {
+		t.Fatal(err)
+	}
 	if loose, packs, err = c.Git.CountObjects(ctx); err != nil || loose != 0 || packs > 2 {
-		t.Fatalf("after the due pack: %d loose objects, %d packs (%v); want the small ones rolled up", loose, packs, err)
+		t.Fatalf("after the group that was due to pack: %d loose objects, %d packs (%v); want the small ones rolled up", loose, packs, err)
 	}
 	runGit(t, c, "fsck", "--no-dangling", "--no-progress")
 }
