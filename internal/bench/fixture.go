@@ -277,29 +277,27 @@ func (f *fixture) reset() error {
 // them (113 packs in a 100,000-file fixture after a few runs; a rewind
 // of 10,000 files about 5 ms slower). keepPacks marks the baseline with a
 // .keep file each, so that no capture's repack rolls one up, and reset
-// removes every other pack (dropPacks). A fixture built before the
-// baseline existed is packed once (gc) and that is its baseline.
-const keptPacks = "bench-packs"
+// removes every pack without one (dropPacks). A fixture with no .keep
+// (built before the baseline existed) is packed once (gc), and that is
+// its baseline.
 
-// keepPacks records the packs there are now as the baseline.
+// packDir is the fixture's pack directory.
+func (f *fixture) packDir() string { return filepath.Join(f.dir, ".git", "objects", "pack") }
+
+// keepPacks marks the packs there are now as the baseline.
 func (f *fixture) keepPacks() error {
-	packs, err := filepath.Glob(filepath.Join(f.dir, ".git", "objects", "pack", "pack-*.pack"))
-	if err != nil {
-		return err
-	}
-	var names []string
+	packs, err := filepath.Glob(filepath.Join(f.packDir(), "pack-*.pack"))
 	for _, p := range packs {
-		if err := writeFile(strings.TrimSuffix(p, ".pack")+".keep", nil); err != nil {
-			return err
+		if err == nil {
+			err = writeFile(strings.TrimSuffix(p, ".pack")+".keep", nil)
 		}
-		names = append(names, filepath.Base(p))
 	}
-	return writeFile(filepath.Join(f.dir, ".git", keptPacks), []byte(strings.Join(names, "\n")+"\n"))
+	return err
 }
 
 // unkeepPacks removes the .keep files keepPacks made.
 func (f *fixture) unkeepPacks() error {
-	keeps, err := filepath.Glob(filepath.Join(f.dir, ".git", "objects", "pack", "pack-*.keep"))
+	keeps, err := filepath.Glob(filepath.Join(f.packDir(), "pack-*.keep"))
 	for _, k := range keeps {
 		if err == nil {
 			err = os.Remove(k)
@@ -311,30 +309,26 @@ func (f *fixture) unkeepPacks() error {
 // dropPacks removes the packs that are not the baseline, with their
 // index, reverse index and other files.
 func (f *fixture) dropPacks() error {
-	list, err := os.ReadFile(filepath.Join(f.dir, ".git", keptPacks))
-	if errors.Is(err, fs.ErrNotExist) {
+	entries, err := os.ReadDir(f.packDir())
+	if err != nil {
+		return err
+	}
+	kept := map[string]bool{}
+	for _, e := range entries {
+		if base, ok := strings.CutSuffix(e.Name(), ".keep"); ok {
+			kept[base] = true
+		}
+	}
+	if len(kept) == 0 {
 		if _, err := f.git(nil, "gc", "-q", "--prune=now"); err != nil {
 			return err
 		}
 		return f.keepPacks()
 	}
-	if err != nil {
-		return err
-	}
-	kept := map[string]bool{}
-	for _, name := range strings.Fields(string(list)) {
-		kept[strings.TrimSuffix(name, ".pack")] = true
-	}
-	dir := filepath.Join(f.dir, ".git", "objects", "pack")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
 	for _, e := range entries {
-		name := e.Name()
-		base, _, _ := strings.Cut(name, ".")
+		base, _, _ := strings.Cut(e.Name(), ".")
 		if strings.HasPrefix(base, "pack-") && !kept[base] {
-			if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			if err := os.Remove(filepath.Join(f.packDir(), e.Name())); err != nil {
 				return err
 			}
 		}

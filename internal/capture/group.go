@@ -37,28 +37,25 @@ type group struct {
 // one ref transaction, one sync, one journal write, with every guarantee
 // of Record (objects and refs on disk before the lines that name them).
 // It returns a record for each of opts, or nil for one it left to its
-// caller: one a partial capture cannot take (it needs a full scan, or
-// names no paths), or one that failed. An error means none was recorded,
+// caller: one that is not Groupable or that a partial capture cannot take
+// (it needs a full scan), or one that failed. An error means none was recorded,
 // and j is not to be used again.
 func (c *Capturer) CaptureGroup(ctx context.Context, j *store.Journal, opts []Options) ([]*store.Record, error) {
 	base := j.Latest()
 	if base == nil || len(opts) == 0 {
 		return nil, nil
 	}
-	if c.Git.Trees == nil {
-		c.Git.Trees = git.NewTrees() // the group reads its own trees here
-	}
 	g := &group{hexLen: len(base.Tree)}
-	rels := g.paths(c, opts)
-	if err := g.askIgnored(ctx, c, rels); err != nil {
+	rels := groupPaths(c, opts)
+	var err error
+	if g.ignored, err = c.Git.IgnoredUntracked(ctx, rels, nil); err != nil {
 		return nil, err
 	}
 	g.readTrees(ctx, c, base.Tree, rels)
 	c.group = g
 	recs := make([]*store.Record, len(opts))
-	taken := 0
 	for i, o := range opts {
-		if len(o.Only) == 0 || len(o.Only) > MaxOnly {
+		if !o.Groupable() {
 			continue
 		}
 		snap, ok, err := c.partial(ctx, j, o.Only, nil, o.Prehash)
@@ -73,12 +70,8 @@ func (c *Capturer) CaptureGroup(ctx context.Context, j *store.Journal, opts []Op
 			continue
 		}
 		recs[i] = rec
-		taken++
 	}
 	c.group = nil
-	if taken == 0 {
-		return recs, nil
-	}
 	if len(g.objs) > 0 {
 		if err := c.Git.WritePack(ctx, unique(g.objs), g.hexLen == 64); err != nil {
 			return nil, err
@@ -105,9 +98,9 @@ func (c *Capturer) CaptureGroup(ctx context.Context, j *store.Journal, opts []Op
 	return recs, nil
 }
 
-// paths are the paths in the tree the group's captures name, from its
+// groupPaths are the paths in the tree a group's captures name, from its
 // top.
-func (g *group) paths(c *Capturer, opts []Options) []string {
+func groupPaths(c *Capturer, opts []Options) []string {
 	var rels []string
 	for _, o := range opts {
 		for _, p := range o.Only {
@@ -119,15 +112,9 @@ func (g *group) paths(c *Capturer, opts []Options) []string {
 	return rels
 }
 
-// askIgnored asks check-ignore once about every path the group names.
-func (g *group) askIgnored(ctx context.Context, c *Capturer, rels []string) error {
-	var err error
-	g.ignored, err = c.Git.IgnoredUntracked(ctx, rels, nil)
-	return err
-}
-
 // readTrees reads, in one cat-file, the trees of the base along every
-// path of the group, and holds them: each capture of the group builds on
+// path of the group, and holds them (a group needs the command's
+// git.Trees): each capture of the group builds on
 // the one before it, which holds them still where it changed nothing
 // below them, and its own new trees where it did (heldTrees). A tree it
 // could not read is read by the capture that needs it.

@@ -3,7 +3,6 @@ package capture
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,7 +19,7 @@ import (
 // them: one check-ignore, one cat-file, one index-pack, one update-ref,
 // and no commit-tree.
 func TestCaptureGroup(t *testing.T) {
-	c, j := testRepo(t, map[string]string{".gitignore": "*.log\n", "a/x/1.txt": "1\n", "a/y/2.txt": "2\n",
+	c, j := groupRepo(t, map[string]string{".gitignore": "*.log\n", "a/x/1.txt": "1\n", "a/y/2.txt": "2\n",
 		"b/3.txt": "3\n", "top.txt": "top\n"})
 	ctx := context.Background()
 	top := c.Repo.Top
@@ -128,7 +127,7 @@ func runGit(t *testing.T, c *Capturer, args ...string) string {
 // loose object; the group that takes the checkpoint.packEvery-th one still
 // rolls the small packs up, and every checkpoint stays whole.
 func TestGroupsPacksRolledUp(t *testing.T) {
-	c, j := testRepo(t, map[string]string{"a/1.txt": "1\n", "b/2.txt": "2\n"})
+	c, j := groupRepo(t, map[string]string{"a/1.txt": "1\n", "b/2.txt": "2\n"})
 	ctx := context.Background()
 	top := c.Repo.Top
 	if _, err := c.Git.Run(ctx, git.Cmd{Args: []string{"repack", "-a", "-d", "-q"}}); err != nil {
@@ -168,7 +167,7 @@ func TestGroupsPacksRolledUp(t *testing.T) {
 // here), a group stores what git would, as git hashes them: each file as
 // `git add` stores it, and a full scan after the group finds nothing new.
 func TestCaptureGroupConverts(t *testing.T) {
-	c, j := testRepo(t, map[string]string{".gitattributes": "*.txt text eol=lf\n", "a/1.txt": "1\n", "b/2.txt": "2\n"})
+	c, j := groupRepo(t, map[string]string{".gitattributes": "*.txt text eol=lf\n", "a/1.txt": "1\n", "b/2.txt": "2\n"})
 	ctx := context.Background()
 	top := c.Repo.Top
 	var opts []Options
@@ -198,37 +197,12 @@ func TestCaptureGroupConverts(t *testing.T) {
 	}
 }
 
-// TestStateAsideOnlyWhileWritten: a scan that writes aside has its state
-// read from memory while the file is being written, and from the file
-// once it is: a rewind that asks a person lets the lock go, and another
-// process may then have saved its own state, which the rewind's next scan
-// must start from.
-func TestStateAsideOnlyWhileWritten(t *testing.T) {
-	c, j := testRepo(t, map[string]string{"a/1.txt": "1\n"})
-	ctx := context.Background()
-	c.Git.Aside, c.Git.Trees = git.NewAside(), git.NewTrees()
-	write(t, filepath.Join(c.Repo.Top, "a/1.txt"), "one\n")
-	c.WriteAside = true
-	snap, err := c.Snapshot(ctx, j)
-	c.WriteAside = false
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The writes aside still going on.
-	release := make(chan struct{})
-	c.Git.Aside.Go(func() error { <-release; return nil })
-	if st := c.loadState(); st.Tree != snap.Tree && st.Result != snap.Tree {
-		t.Fatalf("while written aside, the state names %q/%q, not the scan's %s", st.Tree, st.Result, snap.Tree)
-	}
-	close(release)
-	if err := c.Git.Aside.Settle(); err != nil {
-		t.Fatal(err)
-	}
-	// Another process's capture, after this one let the lock go.
-	if err := os.WriteFile(c.Store.Path("index.state"), []byte(`{"tree":"another"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if st := c.loadState(); st.Tree != "another" {
-		t.Fatalf("after the write aside, the state read is this process's (%q), not the file's", st.Tree)
-	}
+// groupRepo is testRepo with the runner a command has, which holds the
+// trees it reads and writes: a group builds each checkpoint on the trees
+// of the one before it, which only it holds until it writes them.
+func groupRepo(t *testing.T, files map[string]string) (*Capturer, *store.Journal) {
+	t.Helper()
+	c, j := testRepo(t, files)
+	c.Git.Trees = git.NewTrees()
+	return c, j
 }

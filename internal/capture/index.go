@@ -151,7 +151,7 @@ func (c *Capturer) saveState(st *indexState) error {
 	if err != nil {
 		return err
 	}
-	if c.WriteAside && c.Git.Aside.Runs() {
+	if c.WriteAside && c.Git.Aside != nil {
 		c.state = b
 		c.Git.Aside.Go(func() error { return writeFileAtomic(c.Store.Path("index.state"), b) })
 		return nil

@@ -34,6 +34,14 @@ type Options struct {
 	Prehash *Prehash `json:"-"`
 }
 
+// fewOnly reports whether Only names the 1 to MaxOnly paths that make a
+// capture partial.
+func (o Options) fewOnly() bool { return len(o.Only) > 0 && len(o.Only) <= MaxOnly }
+
+// Groupable reports whether a group (CaptureGroup) may take the capture:
+// a per-tool one of a few named paths.
+func (o Options) Groupable() bool { return o.Reason == store.ReasonTool && o.fewOnly() }
+
 // Capture takes a checkpoint: a snapshot, then a commit and a ref unless the
 // tree and HEAD equal the newest checkpoint's, in which case the reuse is
 // recorded (a turn boundary still happened) and no ref is made.
@@ -41,7 +49,7 @@ func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) 
 	started := time.Now()
 	var snap *Snapshot
 	var err error
-	if len(opts.Only) > 0 && len(opts.Only) <= MaxOnly {
+	if opts.fewOnly() {
 		snap, err = c.snapshotPaths(ctx, j, opts.Only, nil, opts.Prehash)
 	} else {
 		snap, err = c.Snapshot(ctx, j)

@@ -317,7 +317,7 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 		s.keep(objs)
 		return root, nil
 	}
-	if s.c.WriteAside && s.c.Git.Aside.Runs() {
+	if s.c.WriteAside && s.c.Git.Aside != nil {
 		// Held before git has them: what reads them meanwhile reads
 		// them here (git.Trees), and every other git process waits.
 		s.keep(objs)

@@ -26,7 +26,7 @@ import (
 // was answered but gave up waiting for the lock.
 func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (unlock func(), answered bool, err error) {
 	deadline, _ := ctx.Deadline()
-	if !groupable(opts) {
+	if !opts.Groupable() {
 		unlock, err := s.store.Lock(ctx, time.Until(deadline))
 		return unlock, false, err
 	}
@@ -53,12 +53,6 @@ func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (u
 	return unlock, answered, nil
 }
 
-// groupable reports whether a capture may be taken in a group: a per-tool
-// one of a few named paths, the only kind a group takes.
-func groupable(opts capture.Options) bool {
-	return opts.Reason == store.ReasonTool && len(opts.Only) > 0 && len(opts.Only) <= capture.MaxOnly
-}
-
 // takeWaiting takes the checkpoints the hooks waiting for the lock asked
 // for, in one group, and answers each; those the group did not take are
 // given back to their hooks. Its failure is theirs to meet and log: they
@@ -82,7 +76,7 @@ func takeWaiting(ctx context.Context, s *session, j *store.Journal, logf func(st
 	var from []*store.Asked
 	for _, q := range asked {
 		var o capture.Options
-		if json.Unmarshal(q.Payload, &o) != nil || !groupable(o) {
+		if json.Unmarshal(q.Payload, &o) != nil || !o.Groupable() {
 			q.Release()
 			continue
 		}

@@ -48,10 +48,7 @@ func (a *Aside) Settle() error {
 	if a == nil {
 		return nil
 	}
-	a.mu.Lock()
-	done := a.done
-	a.mu.Unlock()
-	if done != nil {
+	if done := a.newest(); done != nil {
 		<-done
 	}
 	a.mu.Lock()
@@ -59,24 +56,22 @@ func (a *Aside) Settle() error {
 	return a.err
 }
 
-// Runs reports whether work can be run aside.
-func (a *Aside) Runs() bool { return a != nil }
-
 // Pending reports whether work aside has not ended yet.
 func (a *Aside) Pending() bool {
-	if a == nil {
-		return false
-	}
-	a.mu.Lock()
-	done := a.done
-	a.mu.Unlock()
-	if done == nil {
+	if a == nil || a.newest() == nil {
 		return false
 	}
 	select {
-	case <-done:
+	case <-a.newest():
 		return false
 	default:
 		return true
 	}
+}
+
+// newest is the channel the newest work closes when it ends, or nil.
+func (a *Aside) newest() chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.done
 }

@@ -3,6 +3,8 @@ package git
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 )
@@ -14,28 +16,18 @@ func TestAsideOrdersProcesses(t *testing.T) {
 	ctx := context.Background()
 	r, _ := newRepo(t)
 	r.Aside = NewAside()
-	release := make(chan struct{})
 	var order []string
-	r.Aside.Go(func() error { <-release; order = append(order, "first"); return nil })
+	release := blockAside(t, r, func() { order = append(order, "first") })
 	r.Aside.Go(func() error { order = append(order, "second"); return nil })
 
-	if _, err := r.Run(ctx, Cmd{Args: []string{"rev-parse", "--git-dir"}, Older: true}); err != nil {
-		t.Fatalf("a process of older objects did not run while work was aside: %v", err)
-	}
-	ran := make(chan error, 1)
-	go func() {
+	promptly(t, "a process of older objects while work was aside", func() error {
+		_, err := r.Run(ctx, Cmd{Args: []string{"rev-parse", "--git-dir"}, Older: true})
+		return err
+	})
+	waitsFor(t, "a git process", release, func() error {
 		_, err := r.Run(ctx, Cmd{Args: []string{"rev-parse", "--git-dir"}})
-		ran <- err
-	}()
-	select {
-	case err := <-ran:
-		t.Fatalf("a git process started before the work aside ended (err %v)", err)
-	case <-time.After(100 * time.Millisecond):
-	}
-	close(release)
-	if err := <-ran; err != nil {
-		t.Fatal(err)
-	}
+		return err
+	})
 	if len(order) != 2 || order[0] != "first" || order[1] != "second" {
 		t.Fatalf("work aside ran as %q, want first then second", order)
 	}
@@ -49,8 +41,8 @@ func TestAsideOrdersProcesses(t *testing.T) {
 		t.Fatalf("a process after a failed write aside ran: %v", err)
 	}
 	var none *Aside
-	if err := none.Settle(); err != nil || none.Runs() {
-		t.Fatalf("a nil Aside settles to %v and runs %v", err, none.Runs())
+	if err := none.Settle(); err != nil || none.Pending() {
+		t.Fatalf("a nil Aside settles to %v, pending %v", err, none.Pending())
 	}
 }
 
@@ -63,25 +55,63 @@ func TestDiffTreesBesideAside(t *testing.T) {
 	a := writeFiles(t, r, dir, map[string]string{"a": "1"})
 	b := writeFiles(t, r, dir, map[string]string{"a": "2", "b": "3"})
 	r.Trees, r.Aside = NewTrees(), NewAside()
-	release := make(chan struct{})
-	r.Aside.Go(func() error { <-release; return nil })
-	got, err := r.DiffTrees(ctx, []TreePair{{a, b}}, DiffTreeOptions{Format: DiffNameOnly})
-	if err != nil || len(got) != 1 || len(got[0]) != 2 {
-		t.Fatalf("older trees compared while work was aside: %v %v", got, err)
-	}
+	release := blockAside(t, r, func() {})
+	promptly(t, "older trees compared while work was aside", func() error {
+		got, err := r.DiffTrees(ctx, []TreePair{{a, b}}, DiffTreeOptions{Format: DiffNameOnly})
+		if err == nil && (len(got) != 1 || len(got[0]) != 2) {
+			err = fmt.Errorf("got %v", got)
+		}
+		return err
+	})
 	r.Trees.Keep(b, []byte("a tree only this command has")) // as if written aside
-	done := make(chan error, 1)
-	go func() {
+	waitsFor(t, "a comparison of a tree held", release, func() error {
 		_, err := r.DiffTrees(ctx, []TreePair{{a, b}, {b, a}}, DiffTreeOptions{Format: DiffNameOnly})
-		done <- err
-	}()
+		return err
+	})
+}
+
+// promptly runs f and fails the test unless it returns, without error,
+// within ten seconds: a process that should not wait for the work aside
+// would otherwise hang the test rather than fail it.
+func promptly(t *testing.T, what string, f func() error) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
 	select {
 	case err := <-done:
-		t.Fatalf("a tree held was compared before the work aside ended (err %v)", err)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: it waited for the work aside", what)
+	}
+}
+
+// blockAside gives r's Aside work that runs then only once the returned
+// release is called, which the test's end calls too, so that a failure
+// leaves nothing blocked.
+func blockAside(t *testing.T, r *Runner, then func()) (release func()) {
+	ch := make(chan struct{})
+	var once sync.Once
+	release = func() { once.Do(func() { close(ch) }) }
+	t.Cleanup(release)
+	r.Aside.Go(func() error { <-ch; then(); return nil })
+	return release
+}
+
+// waitsFor runs f and fails the test if it returns before release is
+// called (it did not wait for the work aside), or fails after.
+func waitsFor(t *testing.T, what string, release func(), f func() error) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		t.Fatalf("%s ran before the work aside ended (err %v)", what, err)
 	case <-time.After(100 * time.Millisecond):
 	}
-	close(release)
+	release()
 	if err := <-done; err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", what, err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // DiffFormat is what diff-tree prints of each changed path.
@@ -105,6 +104,12 @@ func (r *Runner) DiffTrees(ctx context.Context, pairs []TreePair, opts DiffTreeO
 	} else {
 		asked = append(asked, held...)
 	}
+	if !r.Aside.Pending() {
+		if err := r.diffTreesByGit(ctx, res, pairs, asked, opts, false); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
 	// Every tree written aside is held (Trees): while a write aside goes
 	// on, the pairs of which neither tree is held compare older objects,
 	// and git compares them at once (Cmd.Older), beside the others, which
@@ -112,32 +117,16 @@ func (r *Runner) DiffTrees(ctx context.Context, pairs []TreePair, opts DiffTreeO
 	// runs beside the write of its scan's pack.
 	var older, newer []int
 	for _, i := range asked {
-		if r.Aside.Pending() && (r.Trees.Has(pairs[i].From) || r.Trees.Has(pairs[i].To)) {
+		if r.Trees.Has(pairs[i].From) || r.Trees.Has(pairs[i].To) {
 			newer = append(newer, i)
 		} else {
 			older = append(older, i)
 		}
 	}
-	var wg sync.WaitGroup
-	errs := make([]error, 2)
-	for k, idx := range [][]int{older, newer} {
-		if len(idx) == 0 {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got, err := r.diffTreesByGit(ctx, subset(pairs, idx), opts, k == 0)
-			for n, i := range idx {
-				if err == nil {
-					res[i] = got[n]
-				}
-			}
-			errs[k] = err
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	olderErr := make(chan error, 1)
+	go func() { olderErr <- r.diffTreesByGit(ctx, res, pairs, older, opts, true) }()
+	err := r.diffTreesByGit(ctx, res, pairs, newer, opts, false)
+	if err := errors.Join(<-olderErr, err); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -152,18 +141,29 @@ func subset(pairs []TreePair, idx []int) []TreePair {
 	return out
 }
 
-// diffTreesByGit is DiffTrees in one `git diff-tree --stdin`; older is
-// Cmd.Older.
-func (r *Runner) diffTreesByGit(ctx context.Context, pairs []TreePair, opts DiffTreeOptions, older bool) ([][]DiffEntry, error) {
+// diffTreesByGit compares the pairs at the indexes idx in one `git
+// diff-tree --stdin`, into res at the same indexes; older is Cmd.Older.
+func (r *Runner) diffTreesByGit(ctx context.Context, res [][]DiffEntry, pairs []TreePair, idx []int, opts DiffTreeOptions, older bool) error {
+	if len(idx) == 0 {
+		return nil
+	}
+	asked := subset(pairs, idx)
 	var in strings.Builder
-	for _, p := range pairs {
+	for _, p := range asked {
 		fmt.Fprintf(&in, "%s %s\n", p.From, p.To)
 	}
 	out, err := r.Run(ctx, Cmd{Args: appendPathspecs(diffTreeArgs(opts, true), opts.Pathspecs), Stdin: []byte(in.String()), Older: older})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return parseDiffTrees(string(out), pairs, opts.Format)
+	got, err := parseDiffTrees(string(out), asked, opts.Format)
+	if err != nil {
+		return err
+	}
+	for k, i := range idx {
+		res[i] = got[k]
+	}
+	return nil
 }
 
 // diffTreeArgs builds diff-tree's options, in the order git-checkpoint has

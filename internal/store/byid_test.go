@@ -20,7 +20,10 @@ func TestByID(t *testing.T) {
 	if r := j.ByID("k2"); r == nil || r.Reason != "second" {
 		t.Fatalf("ByID(k2) = %+v", r)
 	}
-	if err := appendJournal(filepath.Join(t.TempDir(), "journal.jsonl"), j, rec(3, false, "appended")); err != nil {
+	if err := stageJournal(j, rec(3, false, "appended")); err != nil {
+		t.Fatal(err)
+	}
+	if err := flushJournal(filepath.Join(t.TempDir(), "journal.jsonl"), j); err != nil {
 		t.Fatal(err)
 	}
 	if r := j.ByID("k3"); r == nil || r.Reason != "appended" {

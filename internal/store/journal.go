@@ -428,16 +428,6 @@ func (j *Journal) replaced(head string) bool {
 	return c != nil && c.Replaced != "" && c.Replaced == strings.TrimSpace(head)
 }
 
-// appendJournal writes ev as one line, chained to the last, and syncs it
-// before returning: a checkpoint is not reported, and a rewind touches no
-// file, until its line is on disk.
-func appendJournal(path string, j *Journal, ev Event) error {
-	if err := stageJournal(j, ev); err != nil {
-		return err
-	}
-	return flushJournal(path, j)
-}
-
 // stageJournal chains ev to the journal's last line in memory only: the
 // journal reads as if it were written (Latest, MaxN, the next line's
 // Prev), until flushJournal writes it with every line staged before it.
@@ -452,7 +442,9 @@ func stageJournal(j *Journal, ev Event) error {
 	return nil
 }
 
-// flushJournal writes the staged lines in one write and syncs them.
+// flushJournal writes the staged lines in one write and syncs them: a
+// checkpoint is not reported, and a rewind touches no file, until its line
+// is on disk.
 // fdatasync is enough for appended lines (it flushes the new size, not
 // the times); the directory is synced too when the lines created the
 // file. Lines that could not be written stay staged, and the journal in

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 )
@@ -103,7 +102,6 @@ func (s *Store) Waiting() []*Asked {
 		}
 		out = append(out, &Asked{Payload: b, base: base})
 	}
-	slices.SortFunc(out, func(a, b *Asked) int { return strings.Compare(a.base, b.base) })
 	return out
 }
 
