@@ -2,8 +2,11 @@ package git
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -46,26 +49,48 @@ func TestAsideOrdersProcesses(t *testing.T) {
 	}
 }
 
-// TestDiffTreesBesideAside: while work aside goes on, DiffTrees has git
-// compare the pairs of older trees at once, and waits only for the pairs
-// with a tree the command holds, which may be what is being written.
+// TestDiffTreesBesideAside: while work aside goes on, DiffTrees compares
+// at once the pairs of older trees (git, Cmd.Older) and the pairs of a
+// tree held against an older one (in process, reading the older side
+// where they differ), and waits only for a comparison git must make of
+// a tree it may not have yet.
 func TestDiffTreesBesideAside(t *testing.T) {
 	ctx := context.Background()
 	r, dir := newRepo(t)
-	a := writeFiles(t, r, dir, map[string]string{"a": "1"})
-	b := writeFiles(t, r, dir, map[string]string{"a": "2", "b": "3"})
+	a := writeFiles(t, r, dir, map[string]string{"d/a": "1", "e/x": "1"})
+	b := writeFiles(t, r, dir, map[string]string{"d/a": "2", "d/b": "3", "e/x": "1"})
 	r.Trees, r.Aside = NewTrees(), NewAside()
+	// A tree only this command has, as if written aside: b's root and a
+	// file z, whose blob git has.
+	root, err := r.CatFile(ctx, []string{b, b + ":d/b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Trees = NewTrees() // CatFile kept b; only the new tree is held
+	blob, _ := hex.DecodeString(root[1].ID)
+	body := append(append(slices.Clone(root[0].Body), "100644 z\x00"...), blob...)
+	held := hashObject(t, r, "tree", body)
+	r.Trees.Keep(held, body)
+
 	release := blockAside(t, r, func() {})
-	promptly(t, "older trees compared while work was aside", func() error {
-		got, err := r.DiffTrees(ctx, []TreePair{{a, b}}, DiffTreeOptions{Format: DiffNameOnly})
-		if err == nil && (len(got) != 1 || len(got[0]) != 2) {
-			err = fmt.Errorf("got %v", got)
+	promptly(t, "trees compared while work was aside", func() error {
+		got, err := r.DiffTrees(ctx, []TreePair{{a, b}, {a, held}, {held, a}}, DiffTreeOptions{Format: DiffNameStatus})
+		if err != nil {
+			return err
 		}
-		return err
+		want := [][]DiffEntry{
+			{{Status: "M", Path: "d/a"}, {Status: "A", Path: "d/b"}},
+			{{Status: "M", Path: "d/a"}, {Status: "A", Path: "d/b"}, {Status: "A", Path: "z"}},
+			{{Status: "M", Path: "d/a"}, {Status: "D", Path: "d/b"}, {Status: "D", Path: "z"}},
+		}
+		if !reflect.DeepEqual(got, want) {
+			return fmt.Errorf("got %v, want %v", got, want)
+		}
+		return nil
 	})
-	r.Trees.Keep(b, []byte("a tree only this command has")) // as if written aside
-	waitsFor(t, "a comparison of a tree held", release, func() error {
-		_, err := r.DiffTrees(ctx, []TreePair{{a, b}, {b, a}}, DiffTreeOptions{Format: DiffNameOnly})
+	r.Trees.Keep(b, []byte("not a tree git can read")) // git must compare
+	waitsFor(t, "a comparison git makes of a tree held", release, func() error {
+		_, err := r.DiffTrees(ctx, []TreePair{{a, b}}, DiffTreeOptions{Format: DiffNameOnly})
 		return err
 	})
 }

@@ -85,16 +85,22 @@ func (r *Runner) DiffTree(ctx context.Context, from, to string, opts DiffTreeOpt
 // The ids must be full object ids: git repeats each pair before its
 // entries, and that echo is how the output is split.
 //
-// The pairs whose trees the runner holds are compared here, without git
-// (see diffHeld); git compares the others.
+// The pairs with a tree the runner holds are compared here, without a
+// diff-tree (see diffHeld); git compares the others.
 func (r *Runner) DiffTrees(ctx context.Context, pairs []TreePair, opts DiffTreeOptions) ([][]DiffEntry, error) {
 	res := make([][]DiffEntry, len(pairs))
-	var held, asked []int
+	// Every tree a command wrote, aside or not, it holds (Trees): the
+	// pairs of which neither tree is held compare older objects, and git
+	// compares them at once (Cmd.Older) while a write aside goes on. The
+	// others, if diffHeld cannot compare them, wait for it. A rewind's
+	// classification of its journal's windows so runs beside the write
+	// of its scan's pack.
+	var held, older, newer []int
 	for i, p := range pairs {
-		if r.Trees.Holds(p.From, p.To) {
+		if r.Trees.walkable(p) {
 			held = append(held, i)
 		} else {
-			asked = append(asked, i)
+			older = append(older, i)
 		}
 	}
 	if got, ok := r.diffHeld(ctx, subset(pairs, held), opts); ok {
@@ -102,26 +108,13 @@ func (r *Runner) DiffTrees(ctx context.Context, pairs []TreePair, opts DiffTreeO
 			res[i] = got[k]
 		}
 	} else {
-		asked = append(asked, held...)
+		newer = held
 	}
 	if !r.Aside.Pending() {
-		if err := r.diffTreesByGit(ctx, res, pairs, asked, opts, false); err != nil {
+		if err := r.diffTreesByGit(ctx, res, pairs, append(older, newer...), opts, false); err != nil {
 			return nil, err
 		}
 		return res, nil
-	}
-	// Every tree written aside is held (Trees): while a write aside goes
-	// on, the pairs of which neither tree is held compare older objects,
-	// and git compares them at once (Cmd.Older), beside the others, which
-	// wait for it. A rewind's classification of its journal's windows so
-	// runs beside the write of its scan's pack.
-	var older, newer []int
-	for _, i := range asked {
-		if r.Trees.Has(pairs[i].From) || r.Trees.Has(pairs[i].To) {
-			newer = append(newer, i)
-		} else {
-			older = append(older, i)
-		}
 	}
 	olderErr := make(chan error, 1)
 	go func() { olderErr <- r.diffTreesByGit(ctx, res, pairs, older, opts, true) }()

@@ -54,6 +54,12 @@ func (t *Trees) Holds(ids ...string) bool {
 	return t != nil
 }
 
+// walkable reports whether diffHeld compares p: both trees are held, or
+// one is, the other then read from git where they differ.
+func (t *Trees) walkable(p TreePair) bool {
+	return t.Holds(p.From, p.To) || t.Has(p.From) || t.Has(p.To)
+}
+
 // Has reports whether the tree id is held: unlike Holds, not the empty
 // tree unless it was kept.
 func (t *Trees) Has(id string) bool {

@@ -20,10 +20,17 @@ const (
 )
 
 // diffHeld is DiffTrees answered from held trees (Runner.Trees), without
-// a diff-tree process, when it can be: every pair's two trees are held,
-// and opts asks for nothing but a format and a plain filter. ok false
-// means git must answer instead: a pair not held, a pathspec, or a tree
-// below that git does not have as one (git then says why).
+// a diff-tree process, when it can be: every pair has a tree held (walks
+// prunes every subtree the two sides share, so the other side's trees
+// are read only where they differ, from one `git cat-file --batch`), and
+// opts asks for nothing but a format and a plain filter. ok false means
+// git must answer instead: a pair with neither tree held, a pathspec, or
+// a tree below that git does not have as one (git then says why).
+//
+// A pair with one tree held is a command's own new tree against an older
+// one (a rewind's scan against its target): walking it here needs none
+// of the objects a write aside is storing, which a diff-tree would wait
+// for (docs/speed.md, "Waiting hooks in one group, writes aside").
 //
 // It compares as `git diff-tree -r --no-renames` does: entries matched by
 // name, a tree named like a non-tree being two different entries (a file
@@ -38,7 +45,7 @@ func (r *Runner) diffHeld(ctx context.Context, pairs []TreePair, opts DiffTreeOp
 		return nil, false
 	}
 	for _, p := range pairs {
-		if !r.Trees.Holds(p.From, p.To) || len(p.From) != len(p.To) {
+		if !r.Trees.walkable(p) || len(p.From) != len(p.To) {
 			return nil, false
 		}
 	}
