@@ -250,14 +250,25 @@ type entry struct {
 }
 
 // status runs one scan of the whole tree, as two git processes at once:
-// `git status --untracked-files=no` for the tracked paths, which also
-// refreshes the private index's stat cache, and `git ls-files --others
+// `git diff --raw` for the tracked paths and `git ls-files --others
 // --exclude-standard` for the untracked ones, the same directory walk with
 // the same excludes that `status --untracked-files=all` makes (nested
 // repositories too, as "dir/"). git status would walk the untracked files
 // itself, after the tracked ones and on one core; two processes overlap
 // the two halves, for the price of reading the index twice. Against the
 // private index, the untracked files are those never captured.
+//
+// The tracked half is what `status --untracked-files=no` reports of the
+// work tree, without its comparison of the private index with HEAD,
+// which a capture never reads (about a tenth of a scan at 100,000 files:
+// docs/speed.md, "The scan's tracked half"). It is the porcelain `git
+// diff`, not diff-files, because only the porcelain does what status does
+// with a file whose stat data changed and whose content did not
+// (diff.autoRefreshIndex): it compares the content, leaves the file out,
+// and writes the refreshed stat data to the private index, where
+// diff-files would list it as changed at every scan. The options keep
+// the user's diff configuration out of it: no renames, paths from the
+// top (diff.relative), no external or textconv driver.
 // --ignore-submodules=dirty still reports a submodule whose commit moved,
 // which is all a checkpoint records of it (a gitlink); "none" would also
 // run a status inside every submodule to report changes that are dropped.
@@ -295,9 +306,10 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 		})
 	}()
 	out, err := c.Git.Run(ctx, git.Cmd{
-		Args: []string{"status", "--porcelain=v2", "-z", "--untracked-files=no",
-			"--no-renames", "--ignore-submodules=dirty"},
-		Index: c.PrivateIndex(),
+		Args: []string{"diff", "--raw", "-z", "--no-renames", "--ignore-submodules=dirty",
+			"--no-relative", "--no-ext-diff", "--no-textconv"},
+		Config: []string{"diff.autoRefreshIndex=true"},
+		Index:  c.PrivateIndex(),
 	})
 	<-walked
 	if err != nil {
@@ -306,7 +318,10 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 	if othersErr != nil {
 		return nil, nil, othersErr
 	}
-	entries := parseStatus(out)
+	entries, err := parseDiffRaw(out)
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, p := range strings.Split(string(others), "\x00") {
 		if p != "" {
 			entries = append(entries, entry{kind: '?', y: 'A', path: p})
@@ -477,6 +492,43 @@ func parseStatus(out []byte) []entry {
 		}
 	}
 	return entries
+}
+
+// parseDiffRaw reads `git diff --raw -z --no-renames` of the private
+// index against the work tree as the entries status would give of it:
+// ":<index mode> <work tree mode> <id> <id> <status>" NUL "<path>" NUL.
+// An unmerged path ("U") is status's 'u', one entry, as status gives it:
+// git follows the "U" with a comparison of the path's stage 2 when that
+// differs too, which is dropped. A submodule (a gitlink on either side)
+// gets status's submodule field, "SC.." when its commit moved (the only
+// change --ignore-submodules=dirty reports of one).
+func parseDiffRaw(out []byte) ([]entry, error) {
+	var entries []entry
+	rest := string(out)
+	for rest != "" {
+		meta, after, ok := strings.Cut(rest, "\x00")
+		path, next, ok2 := strings.Cut(after, "\x00")
+		f := strings.Fields(strings.TrimPrefix(meta, ":"))
+		if !ok || !ok2 || !strings.HasPrefix(meta, ":") || len(f) != 5 || f[4] == "" {
+			return nil, fmt.Errorf("git diff --raw: unexpected record %q", meta)
+		}
+		e := entry{kind: '1', y: f[4][0], sub: "N...", path: path}
+		if f[0] == "160000" || f[1] == "160000" {
+			e.sub = "S..."
+			if e.y == 'M' {
+				e.sub = "SC.."
+			}
+		}
+		rest = next
+		if n := len(entries); n > 0 && entries[n-1].kind == 'u' && entries[n-1].path == path {
+			continue // stage 2 of the unmerged path before it
+		}
+		if e.y == 'U' {
+			e.kind, e.y = 'u', 'M'
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
 }
 
 func touchesIgnoreRules(entries []entry) bool {

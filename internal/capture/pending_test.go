@@ -205,8 +205,8 @@ func packedObjects(t *testing.T, c *Capturer) (packs, blobs int) {
 
 // TestDeferredCleanScanRunsOnlyStatus checks the point of the pending
 // records: after a capture that deferred its updates, a scan that finds
-// the same paths unchanged runs no git but the scan (status and ls-files
-// --others), unless the files were written too close to their hashing to
+// the same paths unchanged runs no git but the scan (one status, or
+// diff and ls-files --others at once), unless the files were written too close to their hashing to
 // trust their stat data: then it reads the base's trees (cat-file) to
 // hash them again (the tool hashes them itself: no conversion applies
 // here), and stores nothing, since they hold what the base holds.
@@ -220,9 +220,9 @@ func TestDeferredCleanScanRunsOnlyStatus(t *testing.T) {
 		// A tree this small is scanned by one status (splitScan).
 		{name: "settled", later: 10 * time.Second, want: []string{"status"}},
 		{name: "racy", later: -10 * time.Second, want: []string{"cat-file", "status"}},
-		{name: "settled, scanned in two", later: 10 * time.Second, splitAt: 1, want: []string{"ls-files", "status"}},
+		{name: "settled, scanned in two", later: 10 * time.Second, splitAt: 1, want: []string{"diff", "ls-files"}},
 		{name: "racy, scanned in two", later: -10 * time.Second, splitAt: 1,
-			want: []string{"cat-file", "ls-files", "status"}},
+			want: []string{"cat-file", "diff", "ls-files"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, j := testRepo(t, map[string]string{"a/a.txt": "a\n", "b.txt": "b\n"})

@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
@@ -43,6 +45,48 @@ func TestParseStatusSynthetic(t *testing.T) {
 	)
 	if !slices.Equal(got, want) {
 		t.Errorf("parseStatus:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestParseDiffRawSynthetic covers every record the tracked half reads,
+// with paths that hold spaces, newlines, tabs and colons, and refuses
+// output it does not understand rather than guess.
+func TestParseDiffRawSynthetic(t *testing.T) {
+	var out strings.Builder
+	h, z := strings.Repeat("a", 40), strings.Repeat("0", 40)
+	for _, name := range append(oddNames, ":100644 100644 "+h+" "+z+" M") {
+		out.WriteString(":100644 100644 " + h + " " + z + " M\x00" + name + "\x00")
+	}
+	out.WriteString(":100644 000000 " + h + " " + z + " D\x00gone\x00")
+	out.WriteString(":100644 120000 " + h + " " + z + " T\x00now a link\x00")
+	out.WriteString(":000000 100644 " + z + " " + z + " A\x00intent\x00")
+	out.WriteString(":000000 000000 " + z + " " + z + " U\x00con flict\x00")
+	out.WriteString(":100644 100644 " + h + " " + z + " M\x00con flict\x00")
+	out.WriteString(":160000 160000 " + h + " " + z + " M\x00sub mod\x00")
+	out.WriteString(":160000 000000 " + h + " " + z + " D\x00gone sub\x00")
+	got, err := parseDiffRaw([]byte(out.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []entry
+	for _, name := range append(oddNames, ":100644 100644 "+h+" "+z+" M") {
+		want = append(want, entry{kind: '1', y: 'M', sub: "N...", path: name})
+	}
+	want = append(want,
+		entry{kind: '1', y: 'D', sub: "N...", path: "gone"},
+		entry{kind: '1', y: 'T', sub: "N...", path: "now a link"},
+		entry{kind: '1', y: 'A', sub: "N...", path: "intent"},
+		entry{kind: 'u', y: 'M', sub: "N...", path: "con flict"},
+		entry{kind: '1', y: 'M', sub: "SC..", path: "sub mod"},
+		entry{kind: '1', y: 'D', sub: "S...", path: "gone sub"},
+	)
+	if !slices.Equal(got, want) {
+		t.Errorf("parseDiffRaw:\n got %q\nwant %q", got, want)
+	}
+	for _, bad := range []string{"M\x00path\x00", ":100644 100644 " + h + " " + z + " M\x00", ":100644 " + h + " M\x00p\x00"} {
+		if got, err := parseDiffRaw([]byte(bad)); err == nil {
+			t.Errorf("parseDiffRaw(%q) = %q, want an error", bad, got)
+		}
 	}
 }
 
@@ -145,5 +189,91 @@ func TestScanOneWayOrTwo(t *testing.T) {
 	}
 	if len(one) < 2*len(oddNames)+3 {
 		t.Errorf("the scan found %d entries, fewer than the tree's changes: %q", len(one), one)
+	}
+}
+
+// TestTrackedHalfAsStatus: the split scan's tracked half (git diff)
+// reports of the private index what git status does, but for the paths
+// that differ from HEAD only, which status lists too and a capture skips:
+// content, mode and type changes, deletions, an unmerged path, an
+// intent-to-add path, a submodule whose commit moved or that is gone.
+// A file whose stat data changed and whose content did not is in neither,
+// and the scan leaves the private index refreshed, as status does: no
+// later scan hashes it again.
+func TestTrackedHalfAsStatus(t *testing.T) {
+	c, _ := testRepo(t, map[string]string{"a.txt": "a\n", "b.sh": "echo\n", "link": "l\n",
+		"gone.txt": "g\n", "same.txt": "s\n", "conf.txt": "c\n", "keep.txt": "k\n"})
+	ctx := context.Background()
+	top := c.Repo.Top
+	private := func(stdin string, args ...string) string {
+		t.Helper()
+		out, err := c.Git.Run(ctx, git.Cmd{Args: args, Index: c.PrivateIndex(), Stdin: []byte(stdin)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	write(t, filepath.Join(top, "a.txt"), "changed\n")
+	os.Chmod(filepath.Join(top, "b.sh"), 0o755)
+	os.Remove(filepath.Join(top, "link"))
+	if err := os.Symlink("a.txt", filepath.Join(top, "link")); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(top, "gone.txt"))
+	write(t, filepath.Join(top, "new.txt"), "intent\n")
+	private("", "add", "-N", "new.txt")
+	// conf.txt unmerged: its three stages, as a conflicted merge leaves,
+	// and a work tree file that differs from them (git diff then lists
+	// the path twice: unmerged, and stage 2 against the file).
+	write(t, filepath.Join(top, "conf.txt"), "<<<<<<< ours\n")
+	blob := strings.TrimSpace(private("", "rev-parse", ":conf.txt"))
+	private(fmt.Sprintf("0 %s\tconf.txt\n100644 %[2]s 1\tconf.txt\n100644 %[2]s 2\tconf.txt\n100644 %[2]s 3\tconf.txt\n",
+		strings.Repeat("0", 40), blob), "update-index", "--index-info")
+	// sub: a submodule whose commit moved; gone: one deleted.
+	sub := gittest.NewRepoWith(t, map[string]string{"s.txt": "1\n"})
+	old := strings.TrimSpace(sub.Git("rev-parse", "HEAD"))
+	sub.Write(map[string]string{"s.txt": "2\n"})
+	sub.Git("commit", "-qam", "moved")
+	if err := os.Rename(sub.Dir, filepath.Join(top, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	private(fmt.Sprintf("160000 %s\tsub\n160000 %[1]s\tgone-sub\n", old), "update-index", "--add", "--index-info")
+
+	touched := filepath.Join(top, "same.txt")
+	scan := func(splitAt int64) []entry {
+		t.Helper()
+		later := time.Now().Add(time.Hour)
+		os.Chtimes(touched, later, later) // same content, new stat data
+		c.splitAt = splitAt
+		entries, _, err := c.status(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = slices.DeleteFunc(entries, func(e entry) bool { return e.kind == '1' && e.y == '.' })
+		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.path, b.path) })
+		if out := private("", "diff-files", "--name-only", "-z", "--", "same.txt"); out != "" {
+			t.Errorf("after the scan (split at %d), the private index still has same.txt's old stat data", splitAt)
+		}
+		return entries
+	}
+	two := scan(1)
+	one := scan(1 << 40)
+	want := []entry{
+		{kind: '1', y: 'M', sub: "N...", path: "a.txt"},
+		{kind: '1', y: 'M', sub: "N...", path: "b.sh"},
+		{kind: 'u', y: 'M', sub: "N...", path: "conf.txt"},
+		{kind: '1', y: 'D', sub: "S...", path: "gone-sub"},
+		{kind: '1', y: 'D', sub: "N...", path: "gone.txt"},
+		{kind: '1', y: 'T', sub: "N...", path: "link"},
+		{kind: '1', y: 'A', sub: "N...", path: "new.txt"},
+		{kind: '1', y: 'M', sub: "SC..", path: "sub"},
+	}
+	// The whole status also lists the untracked files; the split scan's
+	// walk does too: compare the tracked entries.
+	tracked := func(es []entry) []entry {
+		return slices.DeleteFunc(slices.Clone(es), func(e entry) bool { return e.kind == '?' })
+	}
+	if !slices.Equal(tracked(one), want) || !slices.Equal(tracked(two), want) {
+		t.Errorf("tracked entries:\nstatus %q\n  diff %q\n  want %q", tracked(one), tracked(two), want)
 	}
 }
