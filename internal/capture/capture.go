@@ -47,6 +47,9 @@ type Capturer struct {
 	// state is the private index state this process saved aside, which
 	// loadState reads while the file is still being written.
 	state []byte
+	// Early, when set, is the scan begun before discovery (StartEarly),
+	// which the first Snapshot takes instead of scanning.
+	Early *Early
 }
 
 // Snapshot is the state of the working tree as a git tree, before it is
@@ -75,9 +78,12 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		return nil, err
 	}
 	// We hold the store lock, so no git process of ours is using the
-	// private index: an index.lock beside it was left by a killed run and
-	// would make every later update-index fail.
-	os.Remove(c.PrivateIndex() + ".lock")
+	// private index (but an early scan, which removed it before it began):
+	// an index.lock beside it was left by a killed run and would make
+	// every later update-index fail.
+	if c.Early == nil {
+		os.Remove(c.PrivateIndex() + ".lock")
+	}
 	st := c.loadState()
 	if snap, ok := c.unchanged(ctx, st, j); ok {
 		return snap, nil
@@ -86,11 +92,11 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	seeded := false
 	if c.needsSeed(st) {
 		var err error
-		if seeded, err = c.seed(ctx, st, false); err != nil {
+		if seeded, err = c.seedAfterEarly(ctx, st); err != nil {
 			return nil, err
 		}
 	}
-	entries, unopened, err := c.status(ctx)
+	entries, unopened, err := c.scan(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -17,10 +17,15 @@ type createCmd struct {
 }
 
 func (c *createCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
-	s, err := open(ctx, sys, g)
+	opener := openScanning
+	if len(c.Changed) > 0 {
+		opener = open // a partial checkpoint scans nothing
+	}
+	s, err := opener(ctx, sys, g)
 	if err != nil {
 		return err
 	}
+	defer s.release()
 	j, unlock, err := s.lockedJournal(ctx)
 	if err != nil {
 		return err

@@ -58,11 +58,16 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	hg := *g
 	hg.Chdir, hg.JSON, hg.Quiet = hookTree(sys, h.Agent, ev, g.Chdir), false, true
-	s, err := open(ctx, sys, &hg)
+	opener := open
+	if parseErr == nil && ev.Reason != "" && !perTool(ev) {
+		opener = openScanning // a turn boundary's capture scans the tree
+	}
+	s, err := opener(ctx, sys, &hg)
 	if err != nil {
 		// Outside a repository there is nothing to do and nowhere to log.
 		return nil
 	}
+	defer s.release()
 	name := ""
 	if ev != nil {
 		name = ev.Name
@@ -104,6 +109,13 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	return nil
 }
 
+// perTool reports whether the event's capture takes only the files a
+// tool names, without a scan: a tool call that says exactly what it
+// changed, in full.
+func perTool(ev *agents.Event) bool {
+	return ev.Reason == store.ReasonTool && ev.Exact && !ev.Truncated
+}
+
 // captureLogged is capture, with a bug of ours that panics turned into an
 // error for hook.log: a hook exits 0 and prints nothing, whatever happens.
 func (h *hookCmd) captureLogged(ctx context.Context, s *session, ev *agents.Event, logf func(string, ...any)) (err error) {
@@ -137,7 +149,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 			logf("%v", err)
 		}
 	}
-	if ev.Reason == store.ReasonTool && ev.Exact && !ev.Truncated {
+	if perTool(ev) {
 		// A per-tool capture brings only the files the tool changed up
 		// to date (capture.Options.Only); a turn boundary always scans.
 		// Their hashing needs no lock: it is done before waiting for it.

@@ -27,6 +27,9 @@ import (
 func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (unlock func(), answered bool, err error) {
 	deadline, _ := ctx.Deadline()
 	if !opts.Groupable() {
+		if unlock, ok := s.earlyLock(); ok {
+			return unlock, false, nil
+		}
 		unlock, err := s.store.Lock(ctx, time.Until(deadline))
 		return unlock, false, err
 	}

@@ -26,6 +26,9 @@ type session struct {
 	cap   *capture.Capturer
 	out   *printer
 	held  bool // this process holds the store lock
+	// early is the scan begun before discovery, which holds the store
+	// lock for the first lock to take (capture.Early).
+	early *capture.Early
 	// fail is the test-only failure injection (GIT_CHECKPOINT_FAILPOINT,
 	// see fault.Failpoints); the capturer and a rewind share it.
 	fail fault.Failpoints
@@ -34,6 +37,34 @@ type session struct {
 // open discovers the repository, reads the configuration and wires the
 // store and capturer: two git processes, run at the same time.
 func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
+	return openFor(ctx, sys, g, false)
+}
+
+// openScanning is open for a command that scans the tree first thing
+// under the lock: the scan begins beside discovery (capture.Early). The
+// command calls release when it is done, for the case it never locked.
+func openScanning(ctx context.Context, sys *IO, g *Globals) (*session, error) {
+	return openFor(ctx, sys, g, true)
+}
+
+// earlyLock takes over the store lock the early scan holds; ok is false
+// when there is none.
+func (s *session) earlyLock() (unlock func(), ok bool) {
+	e := s.early
+	if e == nil {
+		return nil, false
+	}
+	s.early = nil
+	return e.Release, true
+}
+
+// release lets go of an early scan no lock took.
+func (s *session) release() {
+	s.early.Release()
+	s.early = nil
+}
+
+func openFor(ctx context.Context, sys *IO, g *Globals, scan bool) (s *session, err error) {
 	dir := g.Chdir
 	if dir == "" {
 		dir = "."
@@ -46,6 +77,15 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	if sys.Getenv("GIT_CHECKPOINT_TRACE") != "" {
 		r.Trace = &git.LockedWriter{W: sys.Stderr}
 	}
+	var early *capture.Early
+	if scan {
+		early = capture.StartEarly(ctx, abs, r)
+	}
+	defer func() {
+		if err != nil {
+			early.Release()
+		}
+	}()
 	// The configuration is read while the repository is discovered: run
 	// from the same directory with the same environment, git finds the
 	// same repository for both, and every hook call waits for them.
@@ -53,13 +93,13 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 		cfg config.Config
 		err error
 	}
-	early := make(chan loaded, 1)
+	configured := make(chan loaded, 1)
 	go func() {
 		cfg, err := config.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
-		early <- loaded{cfg, err}
+		configured <- loaded{cfg, err}
 	}()
 	repo, err := git.Discover(ctx, r)
-	conf := <-early
+	conf := <-configured
 	if err != nil {
 		// Not in a repository: a private store in this directory or above
 		// it is used, never made (git checkpoint init makes it).
@@ -82,8 +122,12 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !early.Fits(repo, cfg.Fsmonitor) {
+		early.Release()
+		early = nil
+	}
 	st := store.New(repo, r, sys.Now)
-	cp := &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg}
+	cp := &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg, Early: early}
 	if cfg.Fsmonitor {
 		r.Fsmonitor = git.NewFsmonitor(self(sys, abs), cfg.FsmonitorHook, cp.PrivateIndex())
 	}
@@ -91,9 +135,10 @@ func open(ctx context.Context, sys *IO, g *Globals) (*session, error) {
 	cp.Fail = fail
 	return &session{
 		sys: sys, g: g, cwd: abs, git: r, repo: repo, cfg: cfg, store: st,
-		cap:  cp,
-		out:  newPrinter(sys, g),
-		fail: fail,
+		cap:   cp,
+		out:   newPrinter(sys, g),
+		fail:  fail,
+		early: early,
 	}, nil
 }
 
@@ -125,13 +170,18 @@ func (s *session) lockedJournal(ctx context.Context) (*store.Journal, func(), er
 	return j, unlock, nil
 }
 
-// lock takes the store lock for a writer.
+// lock takes the store lock for a writer: the one the early scan holds,
+// if it does.
 func (s *session) lock(ctx context.Context) (func(), error) {
-	end := s.git.Phase("lock wait")
-	unlock, err := s.store.Lock(ctx, s.cfg.LockTimeout)
-	end()
-	if err != nil {
-		return nil, err
+	unlock, ok := s.earlyLock()
+	if !ok {
+		end := s.git.Phase("lock wait")
+		var err error
+		unlock, err = s.store.Lock(ctx, s.cfg.LockTimeout)
+		end()
+		if err != nil {
+			return nil, err
+		}
 	}
 	s.held = true
 	return func() {

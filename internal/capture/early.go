@@ -1,0 +1,190 @@
+package capture
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
+)
+
+// Early is a capture's scan begun before the command knows its
+// repository: discovery and configuration take two git processes (2-3
+// ms), and on a tree of 1,000 to 10,000 files the scan that waited for
+// them was a third to a half of a clean capture (docs/speed.md, "A scan
+// begun early").
+//
+// It is begun only where the guess of the repository cannot be wrong in
+// a way that matters: the first directory up from the command's with a
+// `.git` directory that holds a HEAD, no variable that moves git
+// elsewhere, and a private index there already. It runs under that
+// repository's store lock, taken without waiting, so it is the scan a
+// capture there would run, with the same git, directory, environment and
+// private index: whichever repository discovery then finds, what the
+// scan did (git refreshing stat data in that private index) is what a
+// capture there does. Its result is used only when discovery found that
+// same repository and its configuration scans the same way (no file
+// system monitor); otherwise it is stopped and the lock let go
+// (Release) before the command goes on.
+type Early struct {
+	top, stateDir string
+	unlock        func()
+	cancel        context.CancelFunc
+	done          chan struct{}
+	entries       []entry
+	unopened      []string
+	err           error
+}
+
+// StartEarly begins the scan of the repository the command started in
+// dir seems to be in, or returns nil. r is the command's runner: the
+// lock taken is let go through it, after its writes aside, as the lock
+// Store.Lock takes.
+func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
+	if movedByEnv(r.Env) {
+		return nil
+	}
+	top, gitDir, ok := guessRepository(dir)
+	if !ok {
+		return nil
+	}
+	repo := &git.Repo{Top: top, GitDir: gitDir, CommonDir: gitDir, StateDir: filepath.Join(gitDir, "checkpoints"),
+		Index: filepath.Join(gitDir, "index"), Worktree: "main"}
+	st := store.New(repo, r, nil)
+	c := &Capturer{Repo: repo, Store: st, Git: &git.Runner{Dir: top, Env: r.Env, Trace: r.Trace}}
+	if _, err := os.Stat(c.PrivateIndex()); err != nil {
+		return nil // a first capture seeds
+	}
+	if state := c.loadState(); state.Monitor != nil || c.needsSeed(state) {
+		// A monitored capture scans otherwise; a re-seed may replace the
+		// private index, and looks at the real index's entries first.
+		return nil
+	}
+	unlock, ok := st.TryLock()
+	if !ok {
+		return nil
+	}
+	// Left by a killed run, as Snapshot says; nothing of ours runs.
+	os.Remove(c.PrivateIndex() + ".lock")
+	ctx, cancel := context.WithCancel(ctx)
+	e := &Early{top: top, stateDir: repo.StateDir, unlock: unlock, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		e.entries, e.unopened, e.err = c.status(ctx)
+	}()
+	return e
+}
+
+// Fits reports whether the early scan is the one a capture of repo with
+// cfg runs: the same tree and store, no file system monitor.
+func (e *Early) Fits(repo *git.Repo, fsmonitor bool) bool {
+	return e != nil && !repo.Private && !fsmonitor &&
+		filepath.Clean(repo.Top) == e.top && filepath.Clean(repo.StateDir) == e.stateDir
+}
+
+// Release lets go of the store lock the early scan holds, once the scan
+// has ended (stopped, if nothing took its result): the command's unlock,
+// or its abandon. A scan still running without the lock could write its
+// index.lock beside the next capture's.
+func (e *Early) Release() {
+	if e == nil {
+		return
+	}
+	e.stop()
+	e.unlock()
+}
+
+// stop ends the scan, which git ends cleanly (SIGTERM: it removes its
+// index.lock), and waits for it.
+func (e *Early) stop() {
+	e.cancel()
+	<-e.done
+}
+
+// result waits for the scan; ok is false when it failed (or was stopped),
+// and the capture then scans again.
+func (e *Early) result() (entries []entry, unopened []string, ok bool) {
+	<-e.done
+	e.cancel()
+	return e.entries, e.unopened, e.err == nil
+}
+
+// scan is status, or the early scan's result when one was begun.
+func (c *Capturer) scan(ctx context.Context) ([]entry, []string, error) {
+	if e := c.Early; e != nil {
+		c.Early = nil
+		if entries, unopened, ok := e.result(); ok {
+			return entries, unopened, nil
+		}
+	}
+	return c.status(ctx)
+}
+
+// dropEarly stops an early scan the capture does not need.
+func (c *Capturer) dropEarly() {
+	if e := c.Early; e != nil {
+		c.Early = nil
+		e.stop()
+	}
+}
+
+// seedAfterEarly is seed, after an early scan of the private index it may
+// replace has ended: a scan of the private index it replaced is dropped.
+// (StartEarly begins none where a re-seed is due; the real index can
+// change in between.)
+func (c *Capturer) seedAfterEarly(ctx context.Context, st *indexState) (bool, error) {
+	if e := c.Early; e != nil {
+		<-e.done
+	}
+	seeded, err := c.seed(ctx, st, false)
+	if seeded || err != nil {
+		c.dropEarly()
+	}
+	return seeded, err
+}
+
+// movedByEnv reports whether a variable points git at a repository or a
+// work tree other than the one discovery from the directory finds, or
+// changes how far up it looks.
+func movedByEnv(env []string) bool {
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM":
+			return true
+		}
+	}
+	return false
+}
+
+// guessRepository finds the first directory from dir up that holds a
+// `.git` entry, as git's discovery does, and returns it (symlinks
+// resolved, as rev-parse --show-toplevel gives it) with its git
+// directory. ok is false unless that entry is a directory holding a HEAD:
+// a `.git` file (a linked worktree, a submodule) or anything git would
+// pass over is left to discovery.
+func guessRepository(dir string) (top, gitDir string, ok bool) {
+	for d := dir; ; {
+		fi, err := os.Lstat(filepath.Join(d, ".git"))
+		if err == nil {
+			if !fi.IsDir() {
+				return "", "", false
+			}
+			if _, err := os.Stat(filepath.Join(d, ".git", "HEAD")); err != nil {
+				return "", "", false
+			}
+			real, err := filepath.EvalSymlinks(d)
+			if err != nil {
+				return "", "", false
+			}
+			return real, filepath.Join(real, ".git"), true
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return "", "", false
+		}
+		d = up
+	}
+}

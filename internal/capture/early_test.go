@@ -1,0 +1,199 @@
+package capture
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
+)
+
+// TestGuessRepository: the guess is the first directory up with a `.git`
+// directory holding a HEAD, symlinks resolved; a `.git` file or one git
+// would pass over gives no guess.
+func TestGuessRepository(t *testing.T) {
+	g := gittest.NewRepoWith(t, map[string]string{"a/b/c.txt": "c\n"})
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(g.Dir, link); err != nil {
+		t.Fatal(err)
+	}
+	worktree := filepath.Join(t.TempDir(), "wt")
+	g.Git("worktree", "add", "-q", worktree)
+	notGit := t.TempDir()
+	os.Mkdir(filepath.Join(notGit, ".git"), 0o755) // no HEAD
+	for _, tc := range []struct {
+		dir, top string
+	}{
+		{g.Dir, g.Dir},
+		{filepath.Join(g.Dir, "a/b"), g.Dir},
+		{filepath.Join(link, "a"), g.Dir},
+		{worktree, ""},
+		{notGit, ""},
+		{t.TempDir(), ""},
+	} {
+		top, gitDir, ok := guessRepository(tc.dir)
+		if ok != (tc.top != "") || top != tc.top || (ok && gitDir != filepath.Join(tc.top, ".git")) {
+			t.Errorf("guessRepository(%s) = %q %q %v, want %q", tc.dir, top, gitDir, ok, tc.top)
+		}
+	}
+}
+
+// earlyRunner is a command's runner in dir, with a trace of its git
+// processes.
+func earlyRunner(c *Capturer, dir string, trace *strings.Builder) *git.Runner {
+	return &git.Runner{Dir: dir, Env: c.Git.Env, Trace: &git.LockedWriter{W: trace}, Aside: git.NewAside()}
+}
+
+// TestEarlyScanIsTheScan: a scan begun from a subdirectory before
+// discovery holds the store lock, fits the repository discovery finds,
+// and is the scan the capture takes: its checkpoint is the one a capture
+// without it makes, and no second scan runs.
+func TestEarlyScanIsTheScan(t *testing.T) {
+	c, j := testRepo(t, map[string]string{"a/a.txt": "a\n", "b.txt": "b\n", "gone.txt": "g\n"})
+	top := c.Repo.Top
+	write(t, filepath.Join(top, "a/a.txt"), "changed\n")
+	write(t, filepath.Join(top, "new/n.txt"), "new\n")
+	os.Remove(filepath.Join(top, "gone.txt"))
+	ctx := context.Background()
+	var trace strings.Builder
+	r := earlyRunner(c, filepath.Join(top, "a"), &trace)
+	e := StartEarly(ctx, r.Dir, r)
+	if e == nil {
+		t.Fatal("no early scan in a repository with a private index")
+	}
+	if unlock, ok := c.Store.TryLock(); ok {
+		unlock()
+		t.Fatal("the store lock was free while the early scan ran")
+	}
+	if !e.Fits(c.Repo, false) || e.Fits(c.Repo, true) {
+		t.Fatalf("Fits: without a monitor %v, with %v; want true, false", e.Fits(c.Repo, false), e.Fits(c.Repo, true))
+	}
+	c.Early, c.Git.Trace = e, &git.LockedWriter{W: &trace}
+	rec, err := c.Capture(ctx, j, Options{Reason: "test"})
+	e.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(trace.String(), "trace: git status "); n != 1 {
+		t.Fatalf("%d scans ran, want the early one alone:\n%s", n, trace.String())
+	}
+	if rec.Changes.Added != 1 || rec.Changes.Modified != 1 || rec.Changes.Deleted != 1 {
+		t.Fatalf("changes %+v, want one of each", rec.Changes)
+	}
+	// A capture of the same tree without an early scan finds nothing new.
+	again, err := c.Capture(ctx, j, Options{Reason: "test"})
+	if err != nil || !again.Reused {
+		t.Fatalf("a capture after: %+v %v, want a reuse", again, err)
+	}
+	if unlock, ok := c.Store.TryLock(); !ok {
+		t.Fatal("the store lock stayed taken")
+	} else {
+		unlock()
+	}
+}
+
+// TestEarlyScanNotBegun: no early scan where its guess could be the wrong
+// repository, where the capture would scan otherwise or seed first, or
+// while another process holds the lock.
+func TestEarlyScanNotBegun(t *testing.T) {
+	ctx := context.Background()
+	c, _ := testRepo(t, map[string]string{"a.txt": "a\n"})
+	top := c.Repo.Top
+	var trace strings.Builder
+	begins := func(r *git.Runner) bool {
+		t.Helper()
+		e := StartEarly(ctx, r.Dir, r)
+		e.Release()
+		return e != nil
+	}
+	if !begins(earlyRunner(c, top, &trace)) {
+		t.Fatal("no early scan where one fits")
+	}
+	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES"} {
+		r := earlyRunner(c, top, &trace)
+		r.Env = append(slices.Clone(r.Env), name+"="+top)
+		if begins(r) {
+			t.Errorf("an early scan with %s set", name)
+		}
+	}
+	unlock, ok := c.Store.TryLock()
+	if !ok {
+		t.Fatal("lock")
+	}
+	if begins(earlyRunner(c, top, &trace)) {
+		t.Error("an early scan while another process held the lock")
+	}
+	unlock()
+	// The real index rewritten: the capture compares its entries, and
+	// may re-seed, before any scan.
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(c.Repo.Index, later, later)
+	if begins(earlyRunner(c, top, &trace)) {
+		t.Error("an early scan with a re-seed due")
+	}
+	fresh := gittest.NewRepoWith(t, map[string]string{"a.txt": "a\n"})
+	r := earlyRunner(c, fresh.Dir, &trace)
+	r.Env = fresh.Env
+	if begins(r) {
+		t.Error("an early scan without a private index (a first capture seeds)")
+	}
+}
+
+// TestEarlyScanAbandoned: a scan that does not fit is stopped and its
+// lock let go, leaving no index.lock; one a re-seed overtakes (the real
+// index changed after it began) is dropped, and the capture scans again.
+func TestEarlyScanAbandoned(t *testing.T) {
+	ctx := context.Background()
+	c, j := testRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	top := c.Repo.Top
+	var trace strings.Builder
+	e := StartEarly(ctx, top, earlyRunner(c, top, &trace))
+	other := *c.Repo
+	other.Top = filepath.Join(top, "elsewhere")
+	if e == nil || e.Fits(&other, false) {
+		t.Fatalf("early scan %v fits another work tree", e)
+	}
+	e.Release()
+	if _, err := os.Stat(c.PrivateIndex() + ".lock"); err == nil {
+		t.Fatal("an abandoned scan left index.lock")
+	}
+	unlock, ok := c.Store.TryLock()
+	if !ok {
+		t.Fatal("an abandoned scan kept the lock")
+	}
+	unlock()
+
+	e = StartEarly(ctx, top, earlyRunner(c, top, &trace))
+	if e == nil {
+		t.Fatal("no early scan")
+	}
+	<-e.done
+	// Once it has scanned, the real index gets a file the work tree no
+	// longer has: the re-seed brings it into the private index, and only
+	// a scan after that sees it gone.
+	write(t, filepath.Join(top, "x.txt"), "x\n")
+	gitIn(t, c, "add", "x.txt")
+	os.Remove(filepath.Join(top, "x.txt"))
+	c.Early = e
+	rec, err := c.Capture(ctx, j, Options{Reason: "test"})
+	e.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-tree", "--name-only", rec.Tree}}); err != nil || strings.Contains(string(out), "x.txt") {
+		t.Fatalf("the checkpoint holds %q (%v), want no x.txt", out, err)
+	}
+}
+
+// gitIn runs git in c's repository, on the real index.
+func gitIn(t *testing.T, c *Capturer, args ...string) {
+	t.Helper()
+	if _, err := c.Git.Run(context.Background(), git.Cmd{Args: args}); err != nil {
+		t.Fatal(err)
+	}
+}
