@@ -36,6 +36,9 @@ type Early struct {
 	entries       []entry
 	unopened      []string
 	err           error
+	// released says the lock was let go: what the scan found may have
+	// changed since, and no capture takes it.
+	released bool
 }
 
 // StartEarly begins the scan of the repository the command started in
@@ -93,6 +96,7 @@ func (e *Early) Release() {
 		return
 	}
 	e.stop()
+	e.released = true
 	e.unlock()
 }
 
@@ -103,12 +107,12 @@ func (e *Early) stop() {
 	<-e.done
 }
 
-// result waits for the scan; ok is false when it failed (or was stopped),
-// and the capture then scans again.
+// result waits for the scan; ok is false when it failed, was stopped or
+// its lock let go, and the capture then scans again.
 func (e *Early) result() (entries []entry, unopened []string, ok bool) {
 	<-e.done
 	e.cancel()
-	return e.entries, e.unopened, e.err == nil
+	return e.entries, e.unopened, e.err == nil && !e.released
 }
 
 // scan is status, or the early scan's result when one was begun.

@@ -168,6 +168,27 @@ func TestEarlyScanAbandoned(t *testing.T) {
 	}
 	unlock()
 
+	// One that scanned, taken after its lock was let go (a command that
+	// asks a person lets it go, and takes the lock again): scanned again.
+	if e = StartEarly(ctx, top, earlyRunner(c, top, &trace)); e == nil {
+		t.Fatal("no early scan")
+	}
+	<-e.done
+	e.Release()
+	if unlock, ok = c.Store.TryLock(); !ok {
+		t.Fatal("lock")
+	}
+	c.Early, c.Git.Trace = e, &git.LockedWriter{W: &trace}
+	trace.Reset()
+	if _, err := c.Snapshot(ctx, j); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if n := strings.Count(trace.String(), "trace: git status "); n != 1 {
+		t.Fatalf("%d scans after the early one's lock was let go, want 1", n)
+	}
+	c.Git.Trace = nil
+
 	e = StartEarly(ctx, top, earlyRunner(c, top, &trace))
 	if e == nil {
 		t.Fatal("no early scan")

@@ -45,10 +45,15 @@ func Rewind(args []string, sys *IO) int {
 }
 
 func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
-	s, err := open(ctx, sys, g)
+	opener := openScanning // Prepare scans the tree first thing under the lock
+	if c.Pick || c.Worktree != "" {
+		opener = open // a person picks first; a fork scans another tree
+	}
+	s, err := opener(ctx, sys, g)
 	if err != nil {
 		return err
 	}
+	defer s.release()
 	if c.Undo && c.ID != "" {
 		return fault.New(fault.InvalidUsage, "--undo takes no checkpoint id").
 			WithHint("'git rewind --undo' goes back to the safety checkpoint of the last rewind")
