@@ -98,7 +98,7 @@ type line struct {
 // journal is read: the last, the only line no later line's chain covers
 // (see ParseJournal). Every other line is decoded when it is asked for:
 // decoding a line costs about 10 us, and decoding 64 on every read took
-// 0.6 ms of each hook's 7 (docs/speed.md, "The scan's tracked half").
+// 0.6 ms of each hook's 7 (docs/speed.md, "A scan begun early").
 const decodedTail = 1
 
 // NewJournal returns a journal holding events, chained as Append would
