@@ -68,6 +68,9 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return nil
 	}
 	defer s.release()
+	if !s.cfg.Enabled {
+		s.release() // no checkpoint to take: the scan stops at once
+	}
 	name := ""
 	if ev != nil {
 		name = ev.Name

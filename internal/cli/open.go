@@ -64,6 +64,7 @@ func (s *session) release() {
 	s.early = nil
 }
 
+// openFor is open, beginning the scan early when scan is set.
 func openFor(ctx context.Context, sys *IO, g *Globals, scan bool) (s *session, err error) {
 	dir := g.Chdir
 	if dir == "" {
