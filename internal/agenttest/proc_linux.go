@@ -37,6 +37,28 @@ func killRun(cmd *exec.Cmd, marker string) error {
 	return nil
 }
 
+// settleHooks waits, up to grace, for the run's git-checkpoint hooks that
+// are still running once the agent has exited: Codex starts its notify
+// program without waiting for it, and an agent a person keeps open lets
+// it finish; killed at once, its checkpoint would be lost to the test's
+// haste, not to anything a user meets.
+func settleHooks(marker string, grace time.Duration) {
+	for end := time.Now().Add(grace); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		hooks := 0
+		for _, pid := range markedProcesses(marker) {
+			// The hook itself, or the shell of the notify command that
+			// runs it ("... git-checkpoint hook codex notify ...").
+			cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+			if bytes.Contains(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}), []byte("checkpoint hook ")) {
+				hooks++
+			}
+		}
+		if hooks == 0 {
+			return
+		}
+	}
+}
+
 // markedProcesses lists the live processes whose environment holds marker.
 func markedProcesses(marker string) []int {
 	entries, err := os.ReadDir("/proc")

@@ -2,7 +2,10 @@
 
 package agenttest
 
-import "os/exec"
+import (
+	"os/exec"
+	"time"
+)
 
 // ownProcessGroup does nothing where there are no process groups.
 func ownProcessGroup(cmd *exec.Cmd) {}
@@ -14,3 +17,6 @@ func killRun(cmd *exec.Cmd, marker string) error {
 	}
 	return cmd.Process.Kill()
 }
+
+// settleHooks does nothing where processes are not listed by environment.
+func settleHooks(marker string, grace time.Duration) {}

@@ -121,6 +121,9 @@ func start(t testing.TB, run Run, l launch) *Result {
 	began := time.Now()
 	err := cmd.Run()
 	elapsed := time.Since(began)
+	if ctx.Err() == nil {
+		settleHooks(marker, 10*time.Second)
+	}
 	// Background tools, subagents and hooks die with the run.
 	killRun(cmd, marker)
 	if ctx.Err() == context.DeadlineExceeded {
