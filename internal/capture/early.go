@@ -126,25 +126,18 @@ func (c *Capturer) scan(ctx context.Context) ([]entry, []string, error) {
 	return c.status(ctx)
 }
 
-// dropEarly stops an early scan the capture does not need.
-func (c *Capturer) dropEarly() {
-	if e := c.Early; e != nil {
-		c.Early = nil
-		e.stop()
-	}
-}
-
 // seedAfterEarly is seed, after an early scan of the private index it may
 // replace has ended: a scan of the private index it replaced is dropped.
 // (StartEarly begins none where a re-seed is due; the real index can
 // change in between.)
 func (c *Capturer) seedAfterEarly(ctx context.Context, st *indexState) (bool, error) {
-	if e := c.Early; e != nil {
+	e := c.Early
+	if e != nil {
 		<-e.done
 	}
 	seeded, err := c.seed(ctx, st, false)
-	if seeded || err != nil {
-		c.dropEarly()
+	if seeded {
+		c.Early = nil
 	}
 	return seeded, err
 }

@@ -198,7 +198,7 @@ func TestEarlyScanAbandoned(t *testing.T) {
 	// longer has: the re-seed brings it into the private index, and only
 	// a scan after that sees it gone.
 	write(t, filepath.Join(top, "x.txt"), "x\n")
-	gitIn(t, c, "add", "x.txt")
+	runGit(t, c, "add", "x.txt")
 	os.Remove(filepath.Join(top, "x.txt"))
 	c.Early = e
 	rec, err := c.Capture(ctx, j, Options{Reason: "test"})
@@ -206,15 +206,7 @@ func TestEarlyScanAbandoned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-tree", "--name-only", rec.Tree}}); err != nil || strings.Contains(string(out), "x.txt") {
-		t.Fatalf("the checkpoint holds %q (%v), want no x.txt", out, err)
-	}
-}
-
-// gitIn runs git in c's repository, on the real index.
-func gitIn(t *testing.T, c *Capturer, args ...string) {
-	t.Helper()
-	if _, err := c.Git.Run(context.Background(), git.Cmd{Args: args}); err != nil {
-		t.Fatal(err)
+	if names := runGit(t, c, "ls-tree", "--name-only", rec.Tree); strings.Contains(names, "x.txt") {
+		t.Fatalf("the checkpoint holds %q, want no x.txt", names)
 	}
 }

@@ -50,7 +50,6 @@ func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) 
 	var snap *Snapshot
 	var err error
 	if opts.fewOnly() {
-		c.dropEarly() // a capture of named paths does not scan
 		snap, err = c.snapshotPaths(ctx, j, opts.Only, nil, opts.Prehash)
 	} else {
 		snap, err = c.Snapshot(ctx, j)

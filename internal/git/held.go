@@ -43,25 +43,14 @@ func (t *Trees) Body(id string) ([]byte, bool) {
 	return b, ok
 }
 
-// Holds reports whether every id is held, or is the empty tree, which
-// every repository has.
-func (t *Trees) Holds(ids ...string) bool {
-	for _, id := range ids {
-		if _, ok := t.Body(id); !ok && id != EmptyTree(len(id)) {
-			return false
-		}
-	}
-	return t != nil
-}
-
-// walkable reports whether diffHeld compares p: both trees are held, or
-// one is, the other then read from git where they differ.
+// walkable reports whether diffHeld compares p: a tree of it is held,
+// the other then read from git where the two differ (treeReader; the
+// empty tree needs no reading).
 func (t *Trees) walkable(p TreePair) bool {
-	return t.Holds(p.From, p.To) || t.Has(p.From) || t.Has(p.To)
+	return t.Has(p.From) || t.Has(p.To)
 }
 
-// Has reports whether the tree id is held: unlike Holds, not the empty
-// tree unless it was kept.
+// Has reports whether the tree id is held.
 func (t *Trees) Has(id string) bool {
 	_, ok := t.Body(id)
 	return ok
