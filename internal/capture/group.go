@@ -51,7 +51,7 @@ func (c *Capturer) CaptureGroup(ctx context.Context, j *store.Journal, opts []Op
 	if g.ignored, err = c.Git.IgnoredUntracked(ctx, rels, nil); err != nil {
 		return nil, err
 	}
-	g.readTrees(ctx, c, base.Tree, rels)
+	c.readGroupTrees(ctx, base.Tree, rels)
 	c.group = g
 	recs := make([]*store.Record, len(opts))
 	for i, o := range opts {
@@ -112,13 +112,14 @@ func groupPaths(c *Capturer, opts []Options) []string {
 	return rels
 }
 
-// readTrees reads, in one cat-file, the trees of the base along every
-// path of the group, and holds them (a group needs the command's
-// git.Trees): each capture of the group builds on
-// the one before it, which holds them still where it changed nothing
-// below them, and its own new trees where it did (heldTrees). A tree it
-// could not read is read by the capture that needs it.
-func (g *group) readTrees(ctx context.Context, c *Capturer, root string, rels []string) {
+// readGroupTrees reads, in one cat-file, the trees of the base along
+// every path of the group, which git.Runner then holds (a group needs the
+// command's git.Trees; CatFile and ReadTrees keep every tree they read):
+// each capture of the group builds on the one before it, which holds them
+// still where it changed nothing below them, and its own new trees where
+// it did (heldTrees). A tree it could not read is read by the capture
+// that needs it.
+func (c *Capturer) readGroupTrees(ctx context.Context, root string, rels []string) {
 	dirs, seen := []string{""}, map[string]bool{"": true}
 	for _, rel := range rels {
 		for d := parentOf(rel); d != "" && !seen[d]; d = parentOf(d) {
@@ -126,13 +127,7 @@ func (g *group) readTrees(ctx context.Context, c *Capturer, root string, rels []
 			dirs = append(dirs, d)
 		}
 	}
-	bodies, err := c.readTrees(ctx, root, dirs)
-	if err != nil {
-		return
-	}
-	for _, body := range bodies {
-		c.Git.Trees.Keep(objectID("tree", body, g.hexLen), body)
-	}
+	c.readTrees(ctx, root, dirs)
 }
 
 // add keeps objects for the group's pack.

@@ -58,11 +58,15 @@ func (a *Aside) Settle() error {
 
 // Pending reports whether work aside has not ended yet.
 func (a *Aside) Pending() bool {
-	if a == nil || a.newest() == nil {
+	if a == nil {
+		return false
+	}
+	done := a.newest()
+	if done == nil {
 		return false
 	}
 	select {
-	case <-a.newest():
+	case <-done:
 		return false
 	default:
 		return true
