@@ -167,7 +167,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	// Before the lock goes, the captures the hooks waiting for it asked
 	// for: its holder is the one process that may take them.
 	if answered {
-		takeWaiting(ctx, s, nil, logf)
+		takeWaiting(ctx, s, nil, nil, logf)
 		return nil
 	}
 	j, err := s.store.Journal()
@@ -178,6 +178,19 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 		opts.Turn = turns.Next(j)
 	} else {
 		opts.Turn = turns.Current(j, ev.Session)
+	}
+	if opts.Groupable() {
+		// The hook's own per-tool capture is the first of a group, with
+		// whatever hooks wait already: its commit goes into the group's
+		// pack, where a capture of its own runs commit-tree after it.
+		// One the group leaves (it needs a scan, or the group failed) is
+		// taken as before.
+		if takeWaiting(ctx, s, j, &opts, logf) {
+			return nil
+		}
+		if j, err = s.store.Journal(); err != nil {
+			return err
+		}
 	}
 	if _, err = s.cap.Capture(ctx, j, opts); err != nil {
 		return err
@@ -190,7 +203,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 			j = nil // the journal on disk may no longer be the one in memory
 		}
 	}
-	takeWaiting(ctx, s, j, logf)
+	takeWaiting(ctx, s, j, nil, logf)
 	return nil
 }
 

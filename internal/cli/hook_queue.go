@@ -60,11 +60,14 @@ func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (u
 // for, in one group, and answers each; those the group did not take are
 // given back to their hooks. Its failure is theirs to meet and log: they
 // then take their checkpoints themselves. j is the journal as the caller
-// left it, or nil to read it.
-func takeWaiting(ctx context.Context, s *session, j *store.Journal, logf func(string, ...any)) {
+// left it, or nil to read it. own, when set, is the caller's own capture,
+// taken first in the group; took reports whether the group took it (on
+// false the caller takes it itself, from the journal read again: the
+// group may have failed half way).
+func takeWaiting(ctx context.Context, s *session, j *store.Journal, own *capture.Options, logf func(string, ...any)) (took bool) {
 	asked := s.store.Waiting()
-	if len(asked) == 0 {
-		return
+	if len(asked) == 0 && own == nil {
+		return false
 	}
 	if j == nil {
 		var err error
@@ -72,11 +75,15 @@ func takeWaiting(ctx context.Context, s *session, j *store.Journal, logf func(st
 			for _, q := range asked {
 				q.Release()
 			}
-			return
+			return false
 		}
 	}
 	var opts []capture.Options
-	var from []*store.Asked
+	var from []*store.Asked // nil for own
+	if own != nil {
+		opts, from = append(opts, *own), append(from, nil)
+	}
+	waiting := 0
 	for _, q := range asked {
 		var o capture.Options
 		if json.Unmarshal(q.Payload, &o) != nil || !o.Groupable() {
@@ -85,16 +92,22 @@ func takeWaiting(ctx context.Context, s *session, j *store.Journal, logf func(st
 		}
 		o.Turn = turns.Current(j, o.Session)
 		opts, from = append(opts, o), append(from, q)
+		waiting++
 	}
 	recs, err := s.cap.CaptureGroup(ctx, j, opts)
-	if err != nil {
-		logf("the %d waiting tool calls take their own checkpoints: %v", len(from), fault.Explain(err))
+	if err != nil && waiting > 0 {
+		logf("the %d waiting tool calls take their own checkpoints: %v", waiting, fault.Explain(err))
 	}
 	for i, q := range from {
-		if err == nil && i < len(recs) && recs[i] != nil {
+		done := err == nil && i < len(recs) && recs[i] != nil
+		switch {
+		case q == nil:
+			took = done
+		case done:
 			q.Answer(recs[i].ID)
-		} else {
+		default:
 			q.Release()
 		}
 	}
+	return took
 }
