@@ -201,7 +201,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	slices.SortFunc(snap.Submodules, func(a, b store.Submodule) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortStableFunc(snap.Skipped, func(a, b store.Skip) int { return strings.Compare(a.Path, b.Path) })
 	if token := c.scanToken(); token != "" && c.Git.Fsmonitor != nil {
-		st.Monitor = &monitorState{Token: token, Tree: snap.Tree, Skipped: snap.Skipped, Rules: c.monitorRules()}
+		st.Monitor = &monitorState{Token: token, Tree: snap.Tree, Skipped: snap.Skipped, Rules: c.monitorRules(), Hook: c.Git.Fsmonitor.Hook}
 	}
 	if err := c.saveState(st); err != nil {
 		return nil, fault.Wrap(err, fault.FailedIO, "cannot save the private index state")

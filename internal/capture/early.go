@@ -28,6 +28,16 @@ import (
 // same repository and its configuration scans the same way (no file
 // system monitor); otherwise it is stopped and the lock let go
 // (Release) before the command goes on.
+//
+// Where the last scan went through a file system monitor, what is begun
+// early is instead the question a capture asks the monitor before it
+// scans (Capturer.unchanged, git.AskUnchanged): from that scan's token,
+// of the hook it asked. Most turn-boundary captures find nothing
+// changed, and that question was most of their time, after discovery and
+// the configuration (docs/speed.md, "With a file system monitor"). The
+// answer is used only if the configuration names the same hook, the
+// token is still the state's, and the monitor's other conditions hold;
+// a hook changed since is asked again.
 type Early struct {
 	top, stateDir string
 	unlock        func()
@@ -39,6 +49,16 @@ type Early struct {
 	// released says the lock was let go: what the scan found may have
 	// changed since, and no capture takes it.
 	released bool
+	// query, when set, is the monitor's answer begun in place of the
+	// scan.
+	query *earlyQuery
+}
+
+// earlyQuery is the monitor's answer to an early question: whether
+// anything changed since token, asked of hook.
+type earlyQuery struct {
+	hook, token string
+	unchanged   bool
 }
 
 // StartEarly begins the scan of the repository the command started in
@@ -60,9 +80,13 @@ func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
 	if _, err := os.Stat(c.PrivateIndex()); err != nil {
 		return nil // a first capture seeds
 	}
-	if state := c.loadState(); state.Monitor != nil || c.needsSeed(state) {
-		// A monitored capture scans otherwise; a re-seed may replace the
-		// private index, and looks at the real index's entries first.
+	state := c.loadState()
+	m := state.Monitor
+	if c.needsSeed(state) || (m != nil && (m.Hook == "" || len(state.Gitlinks) > 0)) {
+		// A re-seed may replace the private index, and looks at the real
+		// index's entries first. A monitored scan is asked nothing early
+		// when the state does not say which hook (an older state) or a
+		// submodule makes it scan anyway (Capturer.unchanged).
 		return nil
 	}
 	unlock, ok := st.TryLock()
@@ -73,17 +97,25 @@ func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
 	os.Remove(c.PrivateIndex() + ".lock")
 	ctx, cancel := context.WithCancel(ctx)
 	e := &Early{top: top, stateDir: repo.StateDir, unlock: unlock, cancel: cancel, done: make(chan struct{})}
+	if m != nil {
+		e.query = &earlyQuery{hook: m.Hook, token: m.Token}
+	}
 	go func() {
 		defer close(e.done)
+		if q := e.query; q != nil {
+			q.unchanged = git.AskUnchanged(ctx, q.hook, q.token, top, r.Env, r.Trace)
+			return
+		}
 		e.entries, e.unopened, e.err = c.status(ctx)
 	}()
 	return e
 }
 
-// Fits reports whether the early scan is the one a capture of repo with
-// cfg runs: the same tree and store, no file system monitor.
-func (e *Early) Fits(repo *git.Repo, fsmonitor bool) bool {
-	return e != nil && !repo.Private && !fsmonitor &&
+// Fits reports whether what was begun early is what a capture of repo
+// with the monitor fsm (nil for none) does first: the same tree and
+// store, and a scan without a monitor or a question with one.
+func (e *Early) Fits(repo *git.Repo, fsm *git.Fsmonitor) bool {
+	return e != nil && !repo.Private && (fsm != nil) == (e.query != nil) &&
 		filepath.Clean(repo.Top) == e.top && filepath.Clean(repo.StateDir) == e.stateDir
 }
 
@@ -108,11 +140,22 @@ func (e *Early) stop() {
 }
 
 // result waits for the scan; ok is false when it failed, was stopped or
-// its lock let go, and the capture then scans again.
+// its lock let go, or was a question, and the capture then scans again.
 func (e *Early) result() (entries []entry, unopened []string, ok bool) {
 	<-e.done
 	e.cancel()
-	return e.entries, e.unopened, e.err == nil && !e.released
+	return e.entries, e.unopened, e.err == nil && !e.released && e.query == nil
+}
+
+// answer waits for the monitor's answer; ok is false when it was a scan,
+// or its lock was let go.
+func (e *Early) answer() (q earlyQuery, ok bool) {
+	<-e.done
+	e.cancel()
+	if e.query == nil || e.released {
+		return earlyQuery{}, false
+	}
+	return *e.query, true
 }
 
 // scan is status, or the early scan's result when one was begun.

@@ -70,8 +70,9 @@ func TestEarlyScanIsTheScan(t *testing.T) {
 		unlock()
 		t.Fatal("the store lock was free while the early scan ran")
 	}
-	if !e.Fits(c.Repo, false) || e.Fits(c.Repo, true) {
-		t.Fatalf("Fits: without a monitor %v, with %v; want true, false", e.Fits(c.Repo, false), e.Fits(c.Repo, true))
+	monitor := git.NewFsmonitor("self", "hook", c.PrivateIndex())
+	if !e.Fits(c.Repo, nil) || e.Fits(c.Repo, monitor) {
+		t.Fatalf("Fits: without a monitor %v, with %v; want true, false", e.Fits(c.Repo, nil), e.Fits(c.Repo, monitor))
 	}
 	c.Early, c.Git.Trace = e, &git.LockedWriter{W: &trace}
 	rec, err := c.Capture(ctx, j, Options{Reason: "test"})
@@ -155,7 +156,7 @@ func TestEarlyScanAbandoned(t *testing.T) {
 	e := StartEarly(ctx, top, earlyRunner(c, top, &trace))
 	other := *c.Repo
 	other.Top = filepath.Join(top, "elsewhere")
-	if e == nil || e.Fits(&other, false) {
+	if e == nil || e.Fits(&other, nil) {
 		t.Fatalf("early scan %v fits another work tree", e)
 	}
 	e.Release()
@@ -208,5 +209,86 @@ func TestEarlyScanAbandoned(t *testing.T) {
 	}
 	if names := runGit(t, c, "ls-tree", "--name-only", rec.Tree); strings.Contains(names, "x.txt") {
 		t.Fatalf("the checkpoint holds %q, want no x.txt", names)
+	}
+}
+
+// TestEarlyQuery: where the last scan went through a monitor, what is
+// begun early is the question to the hook that scan asked, under the
+// store lock; the capture takes its answer instead of asking again, and
+// scans nothing. A hook the configuration names that is not the one
+// asked early is asked itself.
+func TestEarlyQuery(t *testing.T) {
+	ctx := context.Background()
+	c, j := testRepo(t, map[string]string{"a.txt": "a\n"})
+	top := c.Repo.Top
+	hook := func(name string) (path, log string) {
+		dir := t.TempDir()
+		path, log = filepath.Join(dir, name), filepath.Join(dir, "asked")
+		script := "#!/bin/sh\necho \"$2\" >>" + log + "\nprintf 'c:1:2:3:5\\000'\n"
+		if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path, log
+	}
+	asked := func(log string) int {
+		b, _ := os.ReadFile(log)
+		return strings.Count(string(b), "\n")
+	}
+	first, firstLog := hook("first")
+	c.Git.Fsmonitor = git.NewFsmonitor("self", first, c.PrivateIndex())
+	st := c.loadState()
+	tree := st.Tree
+	if st.Result != "" {
+		tree = st.Result
+	}
+	st.Monitor = &monitorState{Token: "c:1:2:3:4", Tree: tree, Rules: c.monitorRules(), Hook: first}
+	if err := c.saveState(st); err != nil {
+		t.Fatal(err)
+	}
+
+	var trace strings.Builder
+	e := StartEarly(ctx, top, earlyRunner(c, top, &trace))
+	if e == nil || e.query == nil {
+		t.Fatalf("early %+v: no question begun where the last scan had a monitor", e)
+	}
+	if unlock, ok := c.Store.TryLock(); ok {
+		unlock()
+		t.Fatal("the store lock was free while the early question ran")
+	}
+	if e.Fits(c.Repo, nil) || !e.Fits(c.Repo, c.Git.Fsmonitor) {
+		t.Fatalf("Fits: without a monitor %v, with %v; want false, true", e.Fits(c.Repo, nil), e.Fits(c.Repo, c.Git.Fsmonitor))
+	}
+	c.Early, c.Git.Trace = e, &git.LockedWriter{W: &trace}
+	snap, err := c.Snapshot(ctx, j)
+	e.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Tree != tree {
+		t.Errorf("snapshot %s, want the monitored scan's tree %s", snap.Tree, tree)
+	}
+	if n := asked(firstLog); n != 1 {
+		t.Errorf("the hook was asked %d times, want once (early)", n)
+	}
+	if strings.Contains(trace.String(), "trace: git status") || strings.Contains(trace.String(), "trace: git diff") {
+		t.Errorf("the capture scanned after the monitor named no change:\n%s", trace.String())
+	}
+
+	// The configuration names another hook now: the early answer is not
+	// that hook's.
+	second, secondLog := hook("second")
+	e = StartEarly(ctx, top, earlyRunner(c, top, &trace))
+	if e == nil || e.query == nil || e.query.hook != first {
+		t.Fatalf("early %+v: want a question to the state's hook", e)
+	}
+	c.Git.Fsmonitor = git.NewFsmonitor("self", second, c.PrivateIndex())
+	c.Early = e
+	_, err = c.Snapshot(ctx, j)
+	e.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked(firstLog) != 2 || asked(secondLog) != 1 {
+		t.Errorf("hooks asked %d and %d times, want 2 (one early) and 1", asked(firstLog), asked(secondLog))
 	}
 }

@@ -36,6 +36,10 @@ type monitorState struct {
 	Skipped []store.Skip `json:"skipped,omitempty"`
 	// Rules fingerprints what else that scan depended on (monitorRules).
 	Rules string `json:"rules"`
+	// Hook is the monitor's hook that scan asked (core.fsmonitor): the
+	// next capture asks it before discovery has read the configuration
+	// (Early), and uses the answer only if the hook is still the same.
+	Hook string `json:"hook,omitempty"`
 }
 
 // tokenFile is where the scan's query saves its token (git.TokenEnv).
@@ -69,7 +73,7 @@ func (c *Capturer) unchanged(ctx context.Context, st *indexState, j *store.Journ
 	if prev == "" || m.Tree != prev || m.Rules != c.monitorRules() {
 		return nil, false
 	}
-	if !c.Git.Unchanged(ctx, m.Token) {
+	if !c.askUnchanged(ctx, m) {
 		return nil, false
 	}
 	raw, err := c.rawTree(ctx, st)
@@ -80,6 +84,19 @@ func (c *Capturer) unchanged(ctx context.Context, st *indexState, j *store.Journ
 	last := j.Latest()
 	snap.Known = last != nil && last.Tree == prev
 	return snap, true
+}
+
+// askUnchanged asks the monitor whether anything changed since m's token:
+// the answer the early query got (Early), when it asked the hook the
+// configuration names from that same token, or the hook now.
+func (c *Capturer) askUnchanged(ctx context.Context, m *monitorState) bool {
+	if e := c.Early; e != nil && e.query != nil {
+		c.Early = nil
+		if q, ok := e.answer(); ok && q.token == m.Token && q.hook == c.Git.Fsmonitor.Hook {
+			return q.unchanged
+		}
+	}
+	return c.Git.Unchanged(ctx, m.Token)
 }
 
 // scanToken reads and removes the token the scan's query saved: "" when

@@ -123,15 +123,16 @@ func openFor(ctx context.Context, sys *IO, g *Globals, scan bool) (s *session, e
 	if err != nil {
 		return nil, err
 	}
-	if !early.Fits(repo, cfg.Fsmonitor) {
-		early.Release()
-		early = nil
-	}
 	st := store.New(repo, r, sys.Now)
-	cp := &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg, Early: early}
+	cp := &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg}
 	if cfg.Fsmonitor {
 		r.Fsmonitor = git.NewFsmonitor(self(sys, abs), cfg.FsmonitorHook, cp.PrivateIndex())
 	}
+	if !early.Fits(repo, r.Fsmonitor) {
+		early.Release()
+		early = nil
+	}
+	cp.Early = early
 	fail := fault.ParseFailpoints(sys.Getenv("GIT_CHECKPOINT_FAILPOINT"))
 	cp.Fail = fail
 	return &session{

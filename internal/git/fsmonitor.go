@@ -3,6 +3,8 @@ package git
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -131,6 +133,59 @@ func FsmonitorQuery(ctx context.Context, args []string, getenv func(string) stri
 	return 0
 }
 
+// askWatchman asks watchman what changed in the tree at dir since token,
+// one of its clocks, as git's sample hook asks it: every path but those
+// in .git. It returns the answer in a hook's form (the new clock, then
+// each path, each ended by NUL), a fresh instance's answer as "/"
+// (everything, as the hook would list every file), or an error when
+// token is no watchman clock, watchman is not on PATH or not running, or
+// the question failed (a tree not watched): the caller then asks the
+// hook.
+func askWatchman(ctx context.Context, token, dir string, env []string) ([]byte, error) {
+	if !strings.HasPrefix(token, "c:") {
+		return nil, errors.New("not a watchman clock")
+	}
+	prog, err := exec.LookPath("watchman")
+	if err != nil {
+		return nil, err
+	}
+	query, err := json.Marshal([]any{"query", dir, map[string]any{
+		"since": token, "fields": []string{"name"}, "empty_on_fresh_instance": true,
+		"expression": []any{"not", []string{"dirname", ".git"}},
+	}})
+	if err != nil {
+		return nil, err
+	}
+	// --no-spawn: a watchman that is not running (or another one's state
+	// directory, from another TMPDIR) is the hook's to start, not ours.
+	cmd := exec.CommandContext(ctx, prog, "--no-spawn", "-j", "--no-pretty")
+	cmd.Dir, cmd.Env, cmd.Stdin = dir, env, bytes.NewReader(query)
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		Clock string   `json:"clock"`
+		Fresh bool     `json:"is_fresh_instance"`
+		Files []string `json:"files"`
+		Error string   `json:"error"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		return nil, err
+	}
+	if res.Error != "" || res.Clock == "" {
+		return nil, fmt.Errorf("watchman: %s", res.Error)
+	}
+	if res.Fresh {
+		res.Files = []string{"/"}
+	}
+	answer := []byte(res.Clock + "\x00")
+	for _, f := range res.Files {
+		answer = append(append(answer, f...), 0)
+	}
+	return answer, nil
+}
+
 // runHook runs a core.fsmonitor hook as git does: through the shell, with
 // the interface version (2) and the token to answer from.
 func runHook(ctx context.Context, hook, token, dir string, env []string, stderr io.Writer) ([]byte, error) {
@@ -148,13 +203,37 @@ func runHook(ctx context.Context, hook, token, dir string, env []string, stderr 
 // first change makes the caller scan, which saves a new one. Any failure
 // is "changed": the caller then scans.
 func (r *Runner) Unchanged(ctx context.Context, token string) bool {
-	if r.Fsmonitor == nil || token == "" {
+	return r.Fsmonitor != nil && AskUnchanged(ctx, r.Fsmonitor.Hook, token, r.Dir, r.Env, r.Trace)
+}
+
+// AskUnchanged is Unchanged with the hook, directory and environment
+// given: the question a capture asks before discovery has given it its
+// runner (capture.Early), from the hook the last monitored scan used.
+// trace, when set, gets the question's time.
+//
+// A token that is a watchman clock is answered by watchman itself
+// (askWatchman), where it is on PATH: the hook asks the same watchman
+// the same question, and git's sample hook spent about 60 ms more doing
+// it (Perl and its JSON module) than the whole rest of such a capture
+// (docs/speed.md, "With a file system monitor"). Only the clock's own
+// watchman can answer from it (sameWatch), so asking it directly cannot
+// answer for another monitor; and it lists every path but those in .git,
+// so a hook that leaves more out only makes the capture scan where it
+// might not have.
+func AskUnchanged(ctx context.Context, hook, token, dir string, env []string, trace io.Writer) bool {
+	if hook == "" || token == "" {
 		return false
 	}
+	env = without(env, []string{fsmonitorHookVar, fsmonitorTokenVar})
 	start := time.Now()
-	out, err := runHook(ctx, r.Fsmonitor.Hook, token, r.Dir, without(r.Env, []string{fsmonitorHookVar, fsmonitorTokenVar}), io.Discard)
-	if r.Trace != nil {
-		fmt.Fprintf(r.Trace, "trace: %.1f ms fsmonitor hook since the last scan\n", float64(time.Since(start))/float64(time.Millisecond))
+	asked := "watchman"
+	out, err := askWatchman(ctx, token, dir, env)
+	if err != nil {
+		asked = "fsmonitor hook"
+		out, err = runHook(ctx, hook, token, dir, env, io.Discard)
+	}
+	if trace != nil {
+		fmt.Fprintf(trace, "trace: %.1f ms %s since the last scan\n", float64(time.Since(start))/float64(time.Millisecond), asked)
 	}
 	if err != nil {
 		return false

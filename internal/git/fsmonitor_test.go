@@ -3,8 +3,11 @@ package git
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -101,5 +104,69 @@ func TestFsmonitorUnchanged(t *testing.T) {
 	}
 	if b, err := os.ReadFile(saved); err != nil || string(b) != "c:10:20:1:99" {
 		t.Errorf("the query saved %q (%v), want the hook's token", b, err)
+	}
+}
+
+// TestAskWatchman: a token that is a watchman clock is answered by
+// watchman itself, not the hook: nothing changed, a write inside .git
+// (which the capture checks itself), a file written, a clock of another
+// instance. A tree watchman does not watch is left to the hook.
+func TestAskWatchman(t *testing.T) {
+	if _, err := exec.LookPath("watchman"); err != nil {
+		t.Skip("no watchman on PATH (Debian package watchman): asking it directly is not tested")
+	}
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("watchman", "watch-project", dir).CombinedOutput(); err != nil || bytes.Contains(out, []byte(`"error"`)) {
+		t.Skipf("watchman cannot watch a directory here: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
+	out, err := exec.Command("watchman", "clock", dir).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clock struct{ Clock string }
+	if err := json.Unmarshal(out, &clock); err != nil || !strings.HasPrefix(clock.Clock, "c:") {
+		t.Fatalf("watchman clock printed %s (%v)", out, err)
+	}
+	ran := filepath.Join(t.TempDir(), "ran")
+	hook := filepath.Join(t.TempDir(), "hook")
+	script := "#!/bin/sh\necho \"$2\" >>" + ran + "\nprintf 'c:1:2:3:4\\000/\\000'\n"
+	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Dir: dir, Fsmonitor: NewFsmonitor("self", hook, "")}
+	ctx := context.Background()
+	write := func(rel string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(rel), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !r.Unchanged(ctx, clock.Clock) {
+		t.Error("watchman named a change in a tree nobody touched")
+	}
+	write(".git/index")
+	if !r.Unchanged(ctx, clock.Clock) {
+		t.Error("a write inside .git counted as a change of the tree")
+	}
+	write("a.txt")
+	if r.Unchanged(ctx, clock.Clock) {
+		t.Error("watchman did not name a file written after the clock")
+	}
+	if r.Unchanged(ctx, "c:1:2:3:4") {
+		t.Error("another instance's clock was answered as unchanged")
+	}
+	if b, err := os.ReadFile(ran); err == nil {
+		t.Fatalf("the hook ran although watchman answered: %s", b)
+	}
+	unwatched := &Runner{Dir: t.TempDir(), Fsmonitor: r.Fsmonitor}
+	if unwatched.Unchanged(ctx, clock.Clock) {
+		t.Error("a tree watchman does not watch was answered as unchanged")
+	}
+	if b, err := os.ReadFile(ran); err != nil || strings.TrimSpace(string(b)) != clock.Clock {
+		t.Errorf("the hook was asked %q (%v) for a tree watchman does not watch, want once, from the clock", b, err)
 	}
 }
