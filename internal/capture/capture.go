@@ -355,9 +355,59 @@ func (c *Capturer) splitScan() bool {
 	return err == nil && fi.Size() >= at
 }
 
-// monitoredStatus is status with a file system monitor.
+// monitoredStatus is status with a file system monitor, whose untracked
+// cache is checked for the one answer git does not check (cacheMisled):
+// a scan it misled runs again without the cache, which drops it; the
+// next scan makes it anew.
 func (c *Capturer) monitoredStatus(ctx context.Context) ([]entry, []string, error) {
-	return c.wholeStatus(ctx, git.ScanConfig(), c.monitorEnv())
+	entries, unopened, err := c.wholeStatus(ctx, git.ScanConfig(), c.monitorEnv())
+	if err == nil && c.cacheMisled(entries) {
+		entries, unopened, err = c.wholeStatus(ctx, append(git.ScanConfig(), "core.untrackedCache=false"), c.monitorEnv())
+	}
+	return entries, unopened, err
+}
+
+// cacheMisled reports whether the untracked cache may have told the walk
+// something stale about a nested repository. git decides that a
+// directory is one (and lists it as "dir/", without entering it) when it
+// reads the directory's parent, and keeps that decision in the parent's
+// cached listing; a `git init` in the directory, or the removal of its
+// .git, changes the directory but not its parent, so the walk then
+// enters a new nested repository and lists its files, or passes over a
+// directory that is no longer one, and captures nothing in it
+// (docs/decisions.md). So an untracked path below a directory holding a
+// .git, or a "dir/" without one, sends the scan round again without the
+// cache. (The first can also be a nested repository the private index
+// tracks files of, which git enters with or without the cache: then the
+// scan runs twice, and finds the same.)
+func (c *Capturer) cacheMisled(entries []entry) bool {
+	nested := map[string]bool{}
+	isNested := func(dir string) bool {
+		n, ok := nested[dir]
+		if !ok {
+			_, err := os.Lstat(filepath.Join(c.Repo.Top, dir, ".git"))
+			n = err == nil
+			nested[dir] = n
+		}
+		return n
+	}
+	for _, e := range entries {
+		if e.kind != '?' {
+			continue
+		}
+		if dir, ok := strings.CutSuffix(e.path, "/"); ok {
+			if !isNested(dir) {
+				return true
+			}
+			continue
+		}
+		for d := parentOf(e.path); d != ""; d = parentOf(d) {
+			if isNested(d) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // wholeStatus is the scan as one `git status --untracked-files=all`.

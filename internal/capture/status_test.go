@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -275,5 +276,62 @@ func TestTrackedHalfAsStatus(t *testing.T) {
 	}
 	if !slices.Equal(tracked(one), want) || !slices.Equal(tracked(two), want) {
 		t.Errorf("tracked entries:\nstatus %q\n  diff %q\n  want %q", tracked(one), tracked(two), want)
+	}
+}
+
+// TestScanNestedRepositoryUnderCache: git's untracked cache, which a
+// monitored scan keeps, holds its decision that a directory is, or is
+// not, a nested repository in the directory's parent, which a `git init`
+// inside it, or the removal of its .git, does not change. The scan must
+// still list a directory that became a nested repository as one
+// ("late/"), never the files inside it, and the files of one that
+// stopped being one. The monitor here always fails, so git checks every
+// file and trusts the cache as far as the directories' times go.
+func TestScanNestedRepositoryUnderCache(t *testing.T) {
+	c, _ := testRepo(t, map[string]string{"a.txt": "a\n"})
+	top := c.Repo.Top
+	ctx := context.Background()
+	c.Git.Fsmonitor = git.NewFsmonitor("false", "unused", c.PrivateIndex())
+	write(t, filepath.Join(top, "late/l.txt"), "plain\n")
+	old := time.Now().Add(-time.Hour)
+	settle := func() { // neither directory racy against the index
+		for _, d := range []string{top, filepath.Join(top, "late")} {
+			os.Chtimes(d, old, old)
+		}
+	}
+	scan := func() []string {
+		t.Helper()
+		entries, _, err := c.status(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var untracked []string
+		for _, e := range entries {
+			if e.kind == '?' {
+				untracked = append(untracked, e.path)
+			}
+		}
+		slices.Sort(untracked)
+		return untracked
+	}
+	settle()
+	if got := scan(); !slices.Equal(got, []string{"late/l.txt"}) {
+		t.Fatalf("untracked %q, want late/l.txt", got)
+	}
+	if index, err := os.ReadFile(c.PrivateIndex()); err != nil || !strings.Contains(string(index), "UNTR") {
+		t.Fatalf("the private index holds no untracked cache after a monitored scan (%v)", err)
+	}
+	if out, err := exec.Command("git", "init", "-q", filepath.Join(top, "late")).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	write(t, filepath.Join(top, "late/new.txt"), "new\n")
+	settle()
+	if got := scan(); !slices.Equal(got, []string{"late/"}) {
+		t.Errorf("untracked %q after git init in late, want late/ (a nested repository)", got)
+	}
+	os.RemoveAll(filepath.Join(top, "late/.git"))
+	settle()
+	if got := scan(); !slices.Equal(got, []string{"late/l.txt", "late/new.txt"}) {
+		t.Errorf("untracked %q after late/.git was removed, want its files", got)
 	}
 }
