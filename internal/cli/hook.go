@@ -184,8 +184,10 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 		// whatever hooks wait already: its commit goes into the group's
 		// pack, where a capture of its own runs commit-tree after it.
 		// One the group leaves (it needs a scan, or the group failed) is
-		// taken as before.
+		// taken as before. The hooks that came while the group ran are
+		// taken after it, as after a capture of its own.
 		if takeWaiting(ctx, s, j, &opts, logf) {
+			takeWaiting(ctx, s, j, nil, logf)
 			return nil
 		}
 		if j, err = s.store.Journal(); err != nil {
