@@ -316,6 +316,9 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 			"--no-relative", "--no-ext-diff", "--no-textconv"},
 		Config: []string{"diff.autoRefreshIndex=true"},
 		Index:  c.PrivateIndex(),
+		// The walk, on one thread, takes longest: the diff's threads
+		// give way to it (git.YieldNice).
+		Yield: true,
 	})
 	<-walked
 	if err != nil {

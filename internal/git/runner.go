@@ -98,6 +98,9 @@ type Cmd struct {
 	User bool
 	// Config adds -c options after the pinned ones.
 	Config []string
+	// Yield runs git at a lower scheduling priority (YieldNice), to give
+	// way to a process of ours beside it: see startYielding.
+	Yield bool
 	// Nested runs git in another repository (Dir): the variables that
 	// point git at this one are dropped, as git drops them itself before
 	// it enters a submodule. Without this, a GIT_DIR or
@@ -181,7 +184,14 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 	}
 	r.traceStart(c.Args)
 	start := time.Now()
-	err := cmd.Run()
+	var err error
+	if c.Yield {
+		if err = startYielding(cmd); err == nil {
+			err = cmd.Wait()
+		}
+	} else {
+		err = cmd.Run()
+	}
 	r.traceEnd(c.Args, start)
 	if err == nil {
 		if c.Warnings != nil {
