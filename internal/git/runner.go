@@ -184,13 +184,13 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 	}
 	r.traceStart(c.Args)
 	start := time.Now()
-	var err error
+	startCmd := cmd.Start
 	if c.Yield {
-		if err = startYielding(cmd); err == nil {
-			err = cmd.Wait()
-		}
-	} else {
-		err = cmd.Run()
+		startCmd = func() error { return startYielding(cmd) }
+	}
+	err := startCmd()
+	if err == nil {
+		err = cmd.Wait()
 	}
 	r.traceEnd(c.Args, start)
 	if err == nil {

@@ -11,7 +11,8 @@ import (
 // TestYield checks that a Cmd.Yield git runs at YieldNice, and that it
 // leaves this process as it was: git's after it run at the niceness
 // they ran at before. git reports its own through an alias, whose shell
-// inherits git's.
+// inherits git's. Run at a niceness of YieldNice or more, it checks
+// instead that git is not made less nice (which root could do).
 func TestYield(t *testing.T) {
 	r := &Runner{Dir: t.TempDir(), Env: os.Environ()}
 	nice := func(yield bool) int {
