@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
@@ -66,10 +65,10 @@ type earlyQuery struct {
 // lock taken is let go through it, after its writes aside, as the lock
 // Store.Lock takes.
 func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
-	if movedByEnv(r.Env) {
+	if git.MovedByEnv(r.Env) {
 		return nil
 	}
-	top, gitDir, ok := guessRepository(dir)
+	top, gitDir, ok := git.GuessRepository(dir)
 	if !ok {
 		return nil
 	}
@@ -183,48 +182,4 @@ func (c *Capturer) seedAfterEarly(ctx context.Context, st *indexState) (bool, er
 		c.Early = nil
 	}
 	return seeded, err
-}
-
-// movedByEnv reports whether a variable points git at a repository or a
-// work tree other than the one discovery from the directory finds, or
-// changes how far up it looks.
-func movedByEnv(env []string) bool {
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM":
-			return true
-		}
-	}
-	return false
-}
-
-// guessRepository finds the first directory from dir up that holds a
-// `.git` entry, as git's discovery does, and returns it (symlinks
-// resolved, as rev-parse --show-toplevel gives it) with its git
-// directory. ok is false unless that entry is a directory holding a HEAD:
-// a `.git` file (a linked worktree, a submodule) or anything git would
-// pass over is left to discovery.
-func guessRepository(dir string) (top, gitDir string, ok bool) {
-	for d := dir; ; {
-		fi, err := os.Lstat(filepath.Join(d, ".git"))
-		if err == nil {
-			if !fi.IsDir() {
-				return "", "", false
-			}
-			if _, err := os.Stat(filepath.Join(d, ".git", "HEAD")); err != nil {
-				return "", "", false
-			}
-			real, err := filepath.EvalSymlinks(d)
-			if err != nil {
-				return "", "", false
-			}
-			return real, filepath.Join(real, ".git"), true
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return "", "", false
-		}
-		d = up
-	}
 }

@@ -36,9 +36,9 @@ func TestGuessRepository(t *testing.T) {
 		{notGit, ""},
 		{t.TempDir(), ""},
 	} {
-		top, gitDir, ok := guessRepository(tc.dir)
+		top, gitDir, ok := git.GuessRepository(tc.dir)
 		if ok != (tc.top != "") || top != tc.top || (ok && gitDir != filepath.Join(tc.top, ".git")) {
-			t.Errorf("guessRepository(%s) = %q %q %v, want %q", tc.dir, top, gitDir, ok, tc.top)
+			t.Errorf("GuessRepository(%s) = %q %q %v, want %q", tc.dir, top, gitDir, ok, tc.top)
 		}
 	}
 }

@@ -94,13 +94,31 @@ func openFor(ctx context.Context, sys *IO, g *Globals, scan bool) (s *session, e
 		cfg config.Config
 		err error
 	}
+	// It is read from the store's cache when that still holds
+	// (config.Cache), in the repository a look at the file system
+	// guesses, which discovery then confirms.
+	var cache *config.Cache
+	guessed := ""
+	if !git.MovedByEnv(r.Env) {
+		if _, gitDir, ok := git.GuessRepository(abs); ok {
+			guessed, cache = gitDir, config.NewCache(gitDir, r.Env, sys.Now())
+		}
+	}
 	configured := make(chan loaded, 1)
 	go func() {
-		cfg, err := config.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
+		cfg, err := cache.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
 		configured <- loaded{cfg, err}
 	}()
 	repo, err := git.Discover(ctx, r)
 	conf := <-configured
+	if err == nil && guessed != "" {
+		if filepath.Clean(repo.GitDir) == guessed && filepath.Clean(repo.CommonDir) == guessed {
+			cache.Save()
+		} else {
+			// Guessed wrong: the configuration may be another's.
+			conf.cfg, conf.err = config.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
+		}
+	}
 	if err != nil {
 		// Not in a repository: a private store in this directory or above
 		// it is used, never made (git checkpoint init makes it).

@@ -80,16 +80,34 @@ func Default() Config {
 	}
 }
 
+// keys is what Load asks git for: the settings, and the includes, which
+// say the configuration comes from files a Cache cannot name.
+const keys = `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|filemode|symlinks)$|extensions\.partialclone$|include(if\..*)?\.path$)`
+
+// isInclude reports whether e is an include.path or includeIf.*.path.
+func isInclude(e git.ConfigEntry) bool {
+	k := strings.ToLower(e.Key)
+	return strings.HasPrefix(k, "include") && strings.HasSuffix(k, ".path")
+}
+
 // Load reads checkpoint.* in one git call. A malformed value is an error
 // naming the key, not a silent default.
 func Load(ctx context.Context, r *git.Runner) (Config, error) {
-	c := Default()
-	entries, err := r.ConfigGetRegexp(ctx, `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|filemode|symlinks)$|extensions\.partialclone$)`)
+	entries, err := r.ConfigGetRegexp(ctx, keys)
 	if err != nil {
-		return c, err
+		return Default(), err
 	}
+	return parse(entries)
+}
+
+// parse makes the configuration of git's answer to keys.
+func parse(entries []git.ConfigEntry) (Config, error) {
+	c := Default()
 	modes := map[string]bool{"core.filemode": true, "core.symlinks": true}
 	for _, e := range entries {
+		if isInclude(e) {
+			continue
+		}
 		key, val := e.Key, e.Value
 		// The core.* keys say whether git may convert files between the
 		// tree and the index (see capture's raw overlay).
