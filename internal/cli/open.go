@@ -96,28 +96,23 @@ func openFor(ctx context.Context, sys *IO, g *Globals, scan bool) (s *session, e
 	}
 	// It is read from the store's cache when that still holds
 	// (config.Cache), in the repository a look at the file system
-	// guesses, which discovery then confirms.
+	// guesses, which discovery then confirms; a nil cache reads git.
+	load := func(cache *config.Cache) loaded {
+		cfg, err := cache.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
+		return loaded{cfg, err}
+	}
 	var cache *config.Cache
-	guessed := ""
 	if !git.MovedByEnv(r.Env) {
 		if _, gitDir, ok := git.GuessRepository(abs); ok {
-			guessed, cache = gitDir, config.NewCache(gitDir, r.Env, sys.Now())
+			cache = config.NewCache(gitDir, r.Env, sys.Now())
 		}
 	}
 	configured := make(chan loaded, 1)
-	go func() {
-		cfg, err := cache.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
-		configured <- loaded{cfg, err}
-	}()
+	go func() { configured <- load(cache) }()
 	repo, err := git.Discover(ctx, r)
 	conf := <-configured
-	if err == nil && guessed != "" {
-		if filepath.Clean(repo.GitDir) == guessed && filepath.Clean(repo.CommonDir) == guessed {
-			cache.Save()
-		} else {
-			// Guessed wrong: the configuration may be another's.
-			conf.cfg, conf.err = config.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
-		}
+	if err == nil && cache.Settle(repo) {
+		conf = load(nil) // the guessed repository's, not this one's
 	}
 	if err != nil {
 		// Not in a repository: a private store in this directory or above
@@ -133,7 +128,7 @@ func openFor(ctx context.Context, sys *IO, g *Globals, scan bool) (s *session, e
 		repo.Private = true
 		// The early read found no repository: read it again in the
 		// private store's.
-		conf.cfg, conf.err = config.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
+		conf = load(nil)
 	}
 	r.Dir = repo.Top
 	r.Env = git.Anchor(r.Env, repo)

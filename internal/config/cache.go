@@ -41,14 +41,18 @@ import (
 const cacheFor = time.Minute
 
 // cacheVersion changes with the format or with the keys Load asks for.
-const cacheVersion = 1
+const cacheVersion = 2
 
 // Cache is the kept answer of one repository's configuration.
 type Cache struct {
-	path  string
-	stamp cacheStamp
-	now   time.Time
-	fresh []git.ConfigEntry // what Load read from git, for Save
+	gitDir string // the guessed repository's
+	stamp  cacheStamp
+	now    time.Time
+	// kept says Load's answer came from the file; fresh is what it read
+	// from git instead, when that may be kept (save).
+	kept  bool
+	save  bool
+	fresh []git.ConfigEntry
 }
 
 // cacheStamp is what an answer was read from.
@@ -67,10 +71,10 @@ type fileStamp struct {
 
 // cacheFile is the file a Cache keeps.
 type cacheFile struct {
-	Version int         `json:"v"`
-	At      int64       `json:"at"` // when git answered, in nanoseconds
-	Stamp   cacheStamp  `json:"stamp"`
-	Entries [][2]string `json:"entries"`
+	Version int               `json:"v"`
+	At      int64             `json:"at"` // when git answered, in nanoseconds
+	Stamp   cacheStamp        `json:"stamp"`
+	Entries []git.ConfigEntry `json:"entries"`
 }
 
 // NewCache returns the cache of the repository whose git directory is
@@ -79,11 +83,13 @@ type cacheFile struct {
 // while git reads it then differs from the stamp, and is read again.
 func NewCache(gitDir string, env []string, now time.Time) *Cache {
 	return &Cache{
-		path:  filepath.Join(gitDir, "checkpoints", "config.cache"),
-		stamp: cacheStamp{Env: envHash(env), Files: stampFiles(configFiles(gitDir, env))},
-		now:   now,
+		gitDir: gitDir,
+		stamp:  cacheStamp{Env: envHash(env), Files: stampFiles(configFiles(gitDir, env))},
+		now:    now,
 	}
 }
+
+func (c *Cache) path() string { return filepath.Join(c.gitDir, "checkpoints", "config.cache") }
 
 // Load is the package's Load, from the kept answer when it still holds.
 // A nil Cache always reads git.
@@ -92,49 +98,54 @@ func (c *Cache) Load(ctx context.Context, r *git.Runner) (Config, error) {
 		return Load(ctx, r)
 	}
 	if entries, ok := c.read(); ok {
+		c.kept = true
 		return parse(entries)
 	}
 	entries, err := r.ConfigGetRegexp(ctx, keys)
 	if err != nil {
 		return Default(), err
 	}
-	if !slices.ContainsFunc(entries, isInclude) {
-		c.fresh = entries
-	}
+	c.fresh, c.save = entries, !slices.ContainsFunc(entries, isInclude)
 	return parse(entries)
 }
 
-// Save keeps what Load read from git, if it read git and the answer may
-// be kept. The caller calls it once discovery has said gitDir is the
-// repository's: a guess of it is what NewCache was given. Nothing is
-// created but the file: a store that does not exist yet gets none. A
+// Settle is called once discovery has found repo, with the answer Load
+// gave. NewCache was given a guess of its git directory: when the guess
+// holds, what Load read from git is kept, if it may be; when it does not
+// and the answer came from the guessed repository's file, it is another
+// repository's, and again says to read git. (An answer read from git is
+// right whatever the guess: git ran where discovery did.) Nothing is
+// created but the file: a store that does not exist yet gets none, and a
 // failure to write it costs only the next command a `git config`.
-func (c *Cache) Save() {
-	if c == nil || c.fresh == nil {
-		return
+func (c *Cache) Settle(repo *git.Repo) (again bool) {
+	if c == nil {
+		return false
 	}
-	f := cacheFile{Version: cacheVersion, At: c.now.UnixNano(), Stamp: c.stamp, Entries: [][2]string{}}
-	for _, e := range c.fresh {
-		f.Entries = append(f.Entries, [2]string{e.Key, e.Value})
+	if filepath.Clean(repo.GitDir) != c.gitDir || filepath.Clean(repo.CommonDir) != c.gitDir {
+		return c.kept
 	}
-	b, err := json.Marshal(f)
+	if !c.save {
+		return false
+	}
+	b, err := json.Marshal(cacheFile{Version: cacheVersion, At: c.now.UnixNano(), Stamp: c.stamp, Entries: c.fresh})
 	if err != nil {
-		return
+		return false
 	}
 	// Hooks run at once write it at once: each its own file, renamed.
-	tmp, err := os.CreateTemp(filepath.Dir(c.path), "config.cache-*")
+	tmp, err := os.CreateTemp(filepath.Dir(c.path()), "config.cache-*")
 	if err != nil {
-		return
+		return false
 	}
 	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path) != nil {
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path()) != nil {
 		os.Remove(tmp.Name())
 	}
+	return false
 }
 
 // read returns the kept answer, when there is one that still holds.
 func (c *Cache) read() ([]git.ConfigEntry, bool) {
-	b, err := os.ReadFile(c.path)
+	b, err := os.ReadFile(c.path())
 	if err != nil {
 		return nil, false
 	}
@@ -146,11 +157,7 @@ func (c *Cache) read() ([]git.ConfigEntry, bool) {
 	if age < 0 || age > cacheFor || f.Stamp.Env != c.stamp.Env || !slices.Equal(f.Stamp.Files, c.stamp.Files) {
 		return nil, false
 	}
-	entries := make([]git.ConfigEntry, len(f.Entries))
-	for i, e := range f.Entries {
-		entries[i] = git.ConfigEntry{Key: e[0], Value: e[1]}
-	}
-	return entries, true
+	return f.Entries, true
 }
 
 // configFiles is every file git may read the configuration from, given
@@ -209,14 +216,27 @@ func stampFiles(paths []string) []fileStamp {
 // GIT_CONFIG_COUNT and its pairs, GIT_CONFIG_NOSYSTEM, _SYSTEM, _GLOBAL),
 // the repository's (GIT_DIR, GIT_COMMON_DIR), the global file's (HOME,
 // XDG_CONFIG_HOME), and PATH, which picks the git, and with it the system
-// file. The others (GIT_EXEC_PATH, which git sets for `git checkpoint`
-// and not for a hook that runs git-checkpoint) leave it as it is.
+// file. PATH is taken as the caller's: git running `git checkpoint` puts
+// its exec path (GIT_EXEC_PATH) first on it, which a hook running
+// git-checkpoint does not, and that is the same git. The other variables
+// leave the configuration as it is.
 func envHash(env []string) string {
+	execPath := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_EXEC_PATH="); ok {
+			execPath = v
+		}
+	}
 	var keep []string
 	for _, kv := range env {
-		switch name, _, _ := strings.Cut(kv, "="); {
+		switch name, val, _ := strings.Cut(kv, "="); {
+		case name == "PATH":
+			if rest, ok := strings.CutPrefix(val, execPath+string(os.PathListSeparator)); ok && execPath != "" {
+				kv = "PATH=" + rest
+			}
+			keep = append(keep, kv)
 		case strings.HasPrefix(name, "GIT_CONFIG"), name == "GIT_DIR", name == "GIT_COMMON_DIR",
-			name == "HOME", name == "XDG_CONFIG_HOME", name == "PATH":
+			name == "HOME", name == "XDG_CONFIG_HOME":
 			keep = append(keep, kv)
 		}
 	}
