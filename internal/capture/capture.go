@@ -44,6 +44,14 @@ type Capturer struct {
 	// Commit waits for them, as does every git process but those that
 	// read only older objects.
 	WriteAside bool
+	// Seal, beside WriteAside, says which checkpoint the scan's snapshot
+	// of a tree is about to become (a rewind's safety checkpoint), so
+	// that the scan makes its commit and writes it in its pack (seal.go);
+	// false when it cannot say.
+	Seal func(tree string) (Options, bool)
+	// sealed is the commit the last scan made for Seal, which the next
+	// Commit takes if it is the one it would make.
+	sealed *sealedCommit
 	// state is the private index state this process saved aside, which
 	// loadState reads while the file is still being written.
 	state []byte
@@ -73,7 +81,12 @@ type Snapshot struct {
 // Snapshot scans the working tree and returns its tree. Objects are written
 // to the repository; no ref and no journal line are. The caller holds the
 // store lock, because the private index is shared state.
-func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, error) {
+func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (snap *Snapshot, err error) {
+	defer func() {
+		if err == nil {
+			c.sealWritten(ctx, j, snap)
+		}
+	}()
 	if err := c.Store.Init(); err != nil {
 		return nil, err
 	}
@@ -84,6 +97,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	if c.Early == nil {
 		os.Remove(c.PrivateIndex() + ".lock")
 	}
+	c.sealed = nil // a commit sealed by an earlier scan is not this one's
 	st := c.loadState()
 	if snap, ok := c.unchanged(ctx, st, j); ok {
 		return snap, nil
@@ -116,7 +130,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 		return nil, err
 	}
 	entries = append(entries, back...)
-	snap := &Snapshot{Skipped: st.skipped()}
+	snap = &Snapshot{Skipped: st.skipped()}
 	for _, dir := range unopened {
 		snap.Skipped = append(snap.Skipped, store.Skip{Path: dir, Reason: store.SkipUnreadable})
 	}
@@ -146,7 +160,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (*Snapshot, e
 	case !seeded && !examine && mayDefer(st, sel):
 		// An attributes file this scan found counts already, though the
 		// state learns of it only below: git may convert what it governs.
-		if deferred, err = c.deferUpdates(ctx, st, sel.updates, snap, may || attrs); err != nil {
+		if deferred, err = c.deferUpdates(ctx, j, st, sel.updates, snap, may || attrs); err != nil {
 			return nil, err
 		}
 	}

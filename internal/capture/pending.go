@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -61,7 +62,7 @@ func mayDefer(st *indexState, sel *selection) bool {
 // then updates the private index as before, which empties the records.
 //
 // may is mayConvert(st), which the caller knows already.
-func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []string, snap *Snapshot, may bool) (bool, error) {
+func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *indexState, updates []string, snap *Snapshot, may bool) (bool, error) {
 	var items []*named
 	for _, p := range updates {
 		it, ok := c.probe(p)
@@ -104,6 +105,11 @@ func (c *Capturer) deferUpdates(ctx context.Context, st *indexState, updates []s
 	prev := st.Result
 	if prev == "" {
 		prev = st.Tree
+	}
+	if !may && len(st.Raw) == 0 {
+		// No raw overlay now or after (raw.go): the checkpoint's commit
+		// can be made with the tree.
+		sp.seal = func(root string) []git.Object { return c.seal(j, root) }
 	}
 	if snap.Tree, err = sp.write(ctx, []string{st.Tree, prev}, blobs); err != nil {
 		return false, err

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"context"
 	"strconv"
 	"time"
@@ -100,18 +101,15 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 	if err := c.Git.Aside.Settle(); err != nil {
 		return nil, fault.Wrap(err, fault.As(err).Code, "cannot write the snapshot's objects")
 	}
+	sealed := c.sealed
+	if c.sealed = nil; sealed != nil && sealed.err != nil {
+		sealed = nil
+	}
 	last := j.Latest()
 	var err error
-	rec := &store.Record{
-		Tree: snap.Tree, Head: c.Repo.Head, Branch: c.Repo.Branch,
-		Reason: opts.Reason, Label: opts.Label, Turn: opts.Turn,
-		Session: opts.Session, Agent: opts.Agent, Tool: opts.Tool, Paths: opts.Paths,
-		Skipped: snap.Skipped, Submodules: snap.Submodules,
-		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt, Prompt: opts.Prompt,
-		At: c.Store.Now().UTC(), Raw: snap.Raw, Partial: snap.Partial,
-	}
-	if rec.Skipped == nil {
-		rec.Skipped = []store.Skip{}
+	rec := c.newRecord(snap, opts)
+	if sealed != nil {
+		rec.At = sealed.at
 	}
 	if !opts.NoDedup && last != nil && last.Tree == snap.Tree && last.Head == c.Repo.Head &&
 		last.Branch == c.Repo.Branch && last.Raw == snap.Raw {
@@ -136,17 +134,8 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 			return nil, err
 		}
 	}
-	// HEAD is a parent (it records HEAD and keeps an agent's commits
-	// reachable after --reset-head); the previous checkpoint is not: it is
-	// named in a trailer, because a parent link would keep every pruned
-	// checkpoint reachable from the newest and gc could never free them.
-	var parents []string
-	if last != nil {
-		rec.Previous = last.ID + " " + last.Commit
-	}
-	if c.Repo.Head != "" {
-		parents = append(parents, c.Repo.Head)
-	}
+	rec.Previous = previous(last)
+	parents := c.headParents()
 	// Extra parents keep trees the checkpoint needs reachable: the raw
 	// overlay, and the index before a --reset-head.
 	for _, extra := range []*store.Record{
@@ -156,7 +145,7 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 		if extra.Tree == "" {
 			continue
 		}
-		commit, err := c.commitTree(ctx, extra, nil)
+		commit, err := c.commitTree(ctx, extra, nil, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -168,7 +157,7 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 		// its own checkpoint, adopting it.
 		rec.N = j.MaxN() + 1
 		rec.ID = "k" + strconv.Itoa(rec.N)
-		if rec.Commit, err = c.commitTree(ctx, rec, parents); err != nil {
+		if rec.Commit, err = c.commitTree(ctx, rec, parents, nil); err != nil {
 			return nil, err
 		}
 		g.refs = append(g.refs, git.RefUpdate{Ref: c.Store.Ref(rec.N), New: rec.Commit, Create: true, NoDeref: true})
@@ -177,7 +166,7 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 	for attempt := 0; ; attempt++ {
 		rec.N = j.MaxN() + 1
 		rec.ID = "k" + strconv.Itoa(rec.N)
-		if rec.Commit, err = c.commitTree(ctx, rec, parents); err != nil {
+		if rec.Commit, err = c.commitTree(ctx, rec, parents, sealed); err != nil {
 			return nil, err
 		}
 		err = c.Store.CreateRef(ctx, rec.N, rec.Commit)
@@ -203,8 +192,52 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 	return rec, nil
 }
 
-func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []string) (string, error) {
+// newRecord is the record of the checkpoint of snap that opts describe,
+// before its number, its comparison with the one before and its commit.
+func (c *Capturer) newRecord(snap *Snapshot, opts Options) *store.Record {
+	rec := &store.Record{
+		Tree: snap.Tree, Head: c.Repo.Head, Branch: c.Repo.Branch,
+		Reason: opts.Reason, Label: opts.Label, Turn: opts.Turn,
+		Session: opts.Session, Agent: opts.Agent, Tool: opts.Tool, Paths: opts.Paths,
+		Skipped: snap.Skipped, Submodules: snap.Submodules,
+		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt, Prompt: opts.Prompt,
+		At: c.Store.Now().UTC(), Raw: snap.Raw, Partial: snap.Partial,
+	}
+	if rec.Skipped == nil {
+		rec.Skipped = []store.Skip{}
+	}
+	return rec
+}
+
+// previous names the checkpoint before a new one, in its Previous
+// trailer: HEAD is a parent (it records HEAD and keeps an agent's commits
+// reachable after --reset-head); the previous checkpoint is not, because
+// a parent link would keep every pruned checkpoint reachable from the
+// newest and gc could never free them.
+func previous(last *store.Record) string {
+	if last == nil {
+		return ""
+	}
+	return last.ID + " " + last.Commit
+}
+
+// headParents are a checkpoint's parents before any extra one: HEAD,
+// unless the branch is unborn.
+func (c *Capturer) headParents() []string {
+	if c.Repo.Head == "" {
+		return nil
+	}
+	return []string{c.Repo.Head}
+}
+
+// commitTree writes rec's commit, or finds it written already: in the
+// group's pack, or in the scan's (sealed) when it is byte for byte the
+// commit that was sealed.
+func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []string, sealed *sealedCommit) (string, error) {
 	req := git.CommitRequest{Tree: rec.Tree, Parents: parents, Message: store.Message(rec), Env: git.Identity}
+	if sealed != nil && rec.At.Equal(sealed.at) && bytes.Equal(git.CommitBody(req, rec.At), sealed.body) {
+		return sealed.id, nil
+	}
 	if c.group != nil {
 		at := rec.At
 		if at.IsZero() { // an extra parent's (Commit)

@@ -55,6 +55,9 @@ type splice struct {
 	hexLen int // of the repository's object ids
 	items  []*named
 	trees  map[string]map[string]treeEntry // by directory, "" the root
+	// seal, when set, gives the objects that go into the pack written
+	// aside beside the new tree (a sealed commit: seal.go).
+	seal func(root string) []git.Object
 }
 
 // probe looks at what is at rel now, refusing (ok false) anything but a
@@ -322,6 +325,9 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 		// them here (git.Trees), and every other git process waits.
 		s.keep(objs)
 		all, sha256 := append(blobs, unique(objs)...), s.hexLen == 64
+		if s.seal != nil {
+			all = append(all, s.seal(root)...)
+		}
 		s.c.Git.Aside.Go(func() error { return s.c.Git.WritePack(ctx, all, sha256) })
 		return root, nil
 	}

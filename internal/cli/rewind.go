@@ -71,7 +71,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return c.fork(ctx, s, rw)
 	}
 	req := rewind.Request{ID: c.ID, Undo: c.Undo, Force: c.Force, ResetHead: c.ResetHead, DryRun: c.DryRun, Outside: c.Outside,
-		Only: c.Only, Session: c.Session}
+		Only: c.Only, Session: c.Session, Ask: !c.Yes && c.Plan == ""}
 	if req.Paths, err = s.rels(c.Paths); err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		if err != nil {
 			return err
 		}
-		req.Outside, c.Plan = choice.Options.Outside, choice.ID
+		req.Outside, c.Plan, req.Ask = choice.Options.Outside, choice.ID, false
 		if unlock, err = s.lock(ctx); err != nil {
 			return err
 		}
@@ -148,7 +148,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		if !s.confirm("Apply this plan?") {
 			return fault.New(fault.InvalidAborted, "rewind aborted; nothing was changed")
 		}
-		c.Plan = pr.Plan.ID
+		c.Plan, req.Ask = pr.Plan.ID, false
 		if unlock, err = s.lock(ctx); err != nil {
 			return err
 		}

@@ -26,7 +26,10 @@ import (
 //
 // The steps of a rewind, in order: scanned (the scan is done, its pack and
 // state perhaps still being written aside), safety (the safety checkpoint
-// exists, nothing else happened), started (rewind_started is journaled), staged,
+// exists, nothing else happened), started (rewind_started is journaled),
+// ahead (the commit of the checkpoint after the rewind is about to be
+// written aside, while the files are; a failure there leaves that commit
+// to be made afterwards), staged,
 // delete-N, deleted, rename-N, renamed (see restore.Applier), head and
 // index (--reset-head moved the branch, then the index), captured (the
 // result is checkpointed and verified) and ended (rewind_ended is

@@ -65,8 +65,7 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	}
 	staged := stageAside(ctx, applier, pr.Plan)
 	endSafety := r.Git.Phase("safety checkpoint")
-	safety, err := r.Capture.Commit(ctx, pr.Journal, pr.Snap, capture.Options{Reason: store.ReasonPreRewind, NoDedup: true,
-		Label: "before rewind to " + pr.Target.ID, Index: keepIndex})
+	safety, err := r.Capture.Commit(ctx, pr.Journal, pr.Snap, safetyOptions(pr.Target, keepIndex))
 	st, stageErr := staged()
 	defer st.Remove()
 	if err == nil {
@@ -117,6 +116,7 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	if err := r.Fail.At("started"); err != nil {
 		return nil, ended(fault.Wrap(err, fault.FailedIO, "the rewind stopped before it changed anything"))
 	}
+	r.sealAfter(ctx, pr)
 	stop := r.progress("restoring " + pr.Target.ID)
 	err = applier.Apply(ctx, pr.Plan, st, safety.ID)
 	stop()
@@ -202,7 +202,7 @@ func (r *Rewinder) captureAfter(ctx context.Context, pr *Prepared, a *restore.Ap
 	if err == nil {
 		planOnly = snap.Partial
 		snap.Partial = false
-		after, err = r.Capture.Commit(ctx, pr.Journal, snap, capture.Options{Reason: store.ReasonRewind, Label: "after rewind to " + pr.Target.ID})
+		after, err = r.Capture.Commit(ctx, pr.Journal, snap, afterOptions(pr))
 	}
 	// The directories written reach the disk whatever happened since:
 	// with the checkpoint's objects and ref, on the store's filesystem.
@@ -213,6 +213,23 @@ func (r *Rewinder) captureAfter(ctx context.Context, pr *Prepared, a *restore.Ap
 		return nil, false, err
 	}
 	return after, planOnly, r.Capture.Enter(pr.Journal, after)
+}
+
+// afterOptions describe the checkpoint of the tree a rewind left.
+func afterOptions(pr *Prepared) capture.Options {
+	return capture.Options{Reason: store.ReasonRewind, Label: "after rewind to " + pr.Target.ID}
+}
+
+// sealAfter has git write the commit of the checkpoint after the rewind
+// while the rewind writes its files, when the plan says what the tree
+// will be (every difference from the target written, no file kept byte
+// for byte, HEAD staying): captureAfter's Commit takes it if the tree is
+// then what the plan said (capture.Capturer.SealAhead).
+func (r *Rewinder) sealAfter(ctx context.Context, pr *Prepared) {
+	if !pr.Plan.Whole() || pr.Move != nil || pr.Snap.Raw != "" || pr.Target.Raw != "" {
+		return
+	}
+	r.Capture.SealAhead(ctx, pr.Journal, pr.Plan.Target.Tree, afterOptions(pr))
 }
 
 // expectAfter is what the tree should be once the plan is written: the

@@ -58,6 +58,10 @@ type Request struct {
 	// By is who applies the rewind, when not a person at the command
 	// line (store.ByModel); the journal's records of it say so.
 	By string
+	// Ask says the caller shows the plan and asks before applying it,
+	// and prepares again once answered: the scan then makes no commit for
+	// a safety checkpoint that may never be taken (sealer).
+	Ask bool
 }
 
 // Prepared is a plan and what it was computed from.
@@ -199,9 +203,9 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 	end = r.Git.Phase("scan")
 	// The scan's pack is written while the plan is made and its files
 	// staged: Apply's safety checkpoint waits for it (git.Aside).
-	r.Capture.WriteAside = true
+	r.Capture.WriteAside, r.Capture.Seal = true, r.sealer(pr)
 	pr.Snap, err = r.Capture.Snapshot(ctx, j)
-	r.Capture.WriteAside = false
+	r.Capture.WriteAside, r.Capture.Seal = false, nil
 	end()
 	if err == nil {
 		// A kill here leaves the pack and the state half written.
@@ -256,6 +260,37 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 		}
 	}
 	return pr, nil
+}
+
+// sealer tells the scan which safety checkpoint its snapshot will be, so
+// that the scan makes its commit and writes it in its pack (see
+// capture.Capturer.Seal): the checkpoint to go back to is known by then,
+// or is the default one, which the snapshot's tree decides. None for a
+// dry run or a plan to be asked about, which take no safety checkpoint
+// now, a reversal, whose target is made after the scan, or a move of
+// HEAD, whose safety checkpoint keeps the index saved after the plan.
+func (r *Rewinder) sealer(pr *Prepared) func(tree string) (capture.Options, bool) {
+	req := pr.req
+	if req.DryRun || req.Ask || req.ResetHead || pr.Move != nil || req.Only != "" || req.Session != "" {
+		return nil
+	}
+	return func(tree string) (capture.Options, bool) {
+		target := pr.Target
+		if target == nil {
+			if target = DefaultTarget(pr.Journal, pr.refs, tree); target == nil {
+				return capture.Options{}, false
+			}
+		}
+		return safetyOptions(target, ""), true
+	}
+}
+
+// safetyOptions describe the safety checkpoint of a rewind to target,
+// which keeps index (the real index's tree before a move of HEAD) when
+// set.
+func safetyOptions(target *store.Record, index string) capture.Options {
+	return capture.Options{Reason: store.ReasonPreRewind, NoDedup: true,
+		Label: "before rewind to " + target.ID, Index: index}
 }
 
 // resolve finds the checkpoint id names: this tree's own (in j and refs),
