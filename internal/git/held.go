@@ -72,6 +72,9 @@ type treeReader struct {
 	ctx   context.Context
 	proc  *batchProc
 	trees *Trees
+	// from and to hold the entries of the two trees last compared, for
+	// the next two to reuse (see heldEntry).
+	from, to []heldEntry
 }
 
 // bodies returns the body of each id, in order. ok is false when one is

@@ -2,6 +2,7 @@ package git
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -114,11 +115,12 @@ func diffPair(tr *treeReader, p TreePair) (entries []DiffEntry, ok bool) {
 		}
 		var next []walked
 		for _, w := range level {
-			a, erra := readEntries(byID[w.from], len(p.From)/2)
-			b, errb := readEntries(byID[w.to], len(p.From)/2)
+			a, erra := readEntries(byID[w.from], len(p.From)/2, tr.from[:0])
+			b, errb := readEntries(byID[w.to], len(p.From)/2, tr.to[:0])
 			if erra != nil || errb != nil {
 				return nil, false
 			}
+			tr.from, tr.to = a, b
 			sub, leaves := compareLevel(w.dir, a, b, zero)
 			next, out = append(next, sub...), append(out, leaves...)
 		}
@@ -132,25 +134,25 @@ func diffPair(tr *treeReader, p TreePair) (entries []DiffEntry, ok bool) {
 // pairs of trees to compare below it, and the changes of its other
 // entries.
 func compareLevel(dir string, a, b []heldEntry, zero string) (sub []walked, leaves []DiffEntry) {
-	join := func(name string) string {
+	join := func(name []byte) string {
 		if dir == "" {
-			return name
+			return string(name)
 		}
-		return dir + "/" + name
+		return dir + "/" + string(name)
 	}
 	gone := func(e heldEntry) {
 		if e.isTree() {
-			sub = append(sub, walked{join(e.name), e.oid, ""})
+			sub = append(sub, walked{join(e.name), e.hex(), ""})
 			return
 		}
-		leaves = append(leaves, DiffEntry{Status: "D", OldMode: e.modeText(), Mode: AbsentMode, OldOID: e.oid, OID: zero, Path: join(e.name)})
+		leaves = append(leaves, DiffEntry{Status: "D", OldMode: e.modeText(), Mode: AbsentMode, OldOID: e.hex(), OID: zero, Path: join(e.name)})
 	}
 	added := func(e heldEntry) {
 		if e.isTree() {
-			sub = append(sub, walked{join(e.name), "", e.oid})
+			sub = append(sub, walked{join(e.name), "", e.hex()})
 			return
 		}
-		leaves = append(leaves, DiffEntry{Status: "A", OldMode: AbsentMode, Mode: e.modeText(), OldOID: zero, OID: e.oid, Path: join(e.name)})
+		leaves = append(leaves, DiffEntry{Status: "A", OldMode: AbsentMode, Mode: e.modeText(), OldOID: zero, OID: e.hex(), Path: join(e.name)})
 	}
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
@@ -161,7 +163,7 @@ func compareLevel(dir string, a, b []heldEntry, zero string) (sub []walked, leav
 		case j == len(b):
 			c = -1
 		default:
-			c = strings.Compare(a[i].key(), b[j].key())
+			c = compareKeys(a[i], b[j])
 		}
 		switch {
 		case c < 0:
@@ -174,35 +176,62 @@ func compareLevel(dir string, a, b []heldEntry, zero string) (sub []walked, leav
 			x, y := a[i], b[j]
 			i, j = i+1, j+1
 			switch {
-			case x.mode == y.mode && x.oid == y.oid:
+			case x.mode == y.mode && bytes.Equal(x.oid, y.oid):
 			case x.isTree():
-				sub = append(sub, walked{join(x.name), x.oid, y.oid})
+				sub = append(sub, walked{join(x.name), x.hex(), y.hex()})
 			default:
 				status := "M"
 				if x.mode&typeMask != y.mode&typeMask {
 					status = "T"
 				}
-				leaves = append(leaves, DiffEntry{Status: status, OldMode: x.modeText(), Mode: y.modeText(), OldOID: x.oid, OID: y.oid, Path: join(x.name)})
+				leaves = append(leaves, DiffEntry{Status: status, OldMode: x.modeText(), Mode: y.modeText(), OldOID: x.hex(), OID: y.hex(), Path: join(x.name)})
 			}
 		}
 	}
 	return sub, leaves
 }
 
-// heldEntry is one entry of a tree object, its mode made canonical.
+// heldEntry is one entry of a tree object, its mode made canonical. Its
+// name and raw id are the tree's own bytes, read into a slice the reader
+// keeps from one tree to the next (treeReader.from, .to), and an id is
+// put in hex only when a difference needs it: a directory of 5,000
+// entries, read for each window a rewind classifies, made two strings
+// each and a new slice every time, most of a wide tree's classification
+// in allocations and the page faults of their memory (docs/speed.md, "A
+// wide directory").
 type heldEntry struct {
-	name, oid string
+	name, oid []byte
 	mode      uint32
 }
 
+// hex is the entry's id as git prints it.
+func (e heldEntry) hex() string { return hex.EncodeToString(e.oid) }
+
 func (e heldEntry) isTree() bool { return e.mode == typeTree }
 
-// key is the name the entry sorts by: a tree's as if it ended in "/".
-func (e heldEntry) key() string {
-	if e.isTree() {
-		return e.name + "/"
+// compareKeys compares two entries in git's order of a tree's entries:
+// by name, a tree's as if it ended in "/". It builds no string: a
+// directory of 5,000 directories is sorted and compared with some 60,000
+// comparisons, which made two name+"/" each (docs/speed.md, "A wide
+// directory").
+func compareKeys(x, y heldEntry) int {
+	n := min(len(x.name), len(y.name))
+	if c := bytes.Compare(x.name[:n], y.name[:n]); c != 0 {
+		return c
 	}
-	return e.name
+	return cmp.Compare(x.keyAt(n), y.keyAt(n))
+}
+
+// keyAt is the byte at i of the name the entry sorts by, or -1 past its
+// end (which sorts first).
+func (e heldEntry) keyAt(i int) int {
+	switch {
+	case i < len(e.name):
+		return int(e.name[i])
+	case i == len(e.name) && e.isTree():
+		return '/'
+	}
+	return -1
 }
 
 // modeText is the mode as diff-tree prints it: six octal digits.
@@ -212,24 +241,29 @@ func (e heldEntry) modeText() string {
 }
 
 // readEntries reads a tree object's body ("<mode> <name>\0<raw id>"
-// repeated, ids of idLen bytes) in git's order of its entries. A nil body
-// is a side the directory is missing from: no entries.
-func readEntries(body []byte, idLen int) ([]heldEntry, error) {
-	var out []heldEntry
-	for len(body) > 0 {
-		sp := bytes.IndexByte(body, ' ')
-		nul := bytes.IndexByte(body, 0)
-		if sp < 0 || nul < sp || len(body) < nul+1+idLen {
+// repeated, ids of idLen bytes) in git's order of its entries, appending
+// them to out. A nil body is a side the directory is missing from: no
+// entries.
+func readEntries(body []byte, idLen int, out []heldEntry) ([]heldEntry, error) {
+	rest := body
+	for len(rest) > 0 {
+		sp := bytes.IndexByte(rest, ' ')
+		nul := bytes.IndexByte(rest, 0)
+		if sp < 0 || nul < sp || len(rest) < nul+1+idLen {
 			return nil, errBadTree
 		}
-		m, err := strconv.ParseUint(string(body[:sp]), 8, 32)
+		m, err := strconv.ParseUint(string(rest[:sp]), 8, 32)
 		if err != nil {
 			return nil, errBadTree
 		}
-		out = append(out, heldEntry{name: string(body[sp+1 : nul]), oid: hex.EncodeToString(body[nul+1 : nul+1+idLen]), mode: canonMode(uint32(m))})
-		body = body[nul+1+idLen:]
+		out = append(out, heldEntry{name: rest[sp+1 : nul], oid: rest[nul+1 : nul+1+idLen], mode: canonMode(uint32(m))})
+		rest = rest[nul+1+idLen:]
 	}
-	slices.SortStableFunc(out, func(x, y heldEntry) int { return strings.Compare(x.key(), y.key()) })
+	// git writes a tree's entries in this order; only a tree written
+	// otherwise needs sorting.
+	if !slices.IsSortedFunc(out, compareKeys) {
+		slices.SortStableFunc(out, compareKeys)
+	}
 	return out, nil
 }
 
