@@ -85,7 +85,15 @@ func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *index
 			return true, nil
 		}
 	}
+	hashed := c.Store.Now()
+	// In a plain tree the files are read while git reads the trees on
+	// their way (newSplice): neither needs the other, and together they
+	// were most of a rewind's scan after git's (docs/speed.md, "The
+	// rewind's commits made ahead").
+	plain := !may && c.Cfg.StatModes
+	read := c.readAside(st, items, plain)
 	sp, ok, err := c.newSplice(ctx, st.Tree, items)
+	pre := read()
 	if err != nil || !ok {
 		return false, err
 	}
@@ -94,7 +102,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *index
 			it.entry, it.known = old.entry()
 		}
 	}
-	hashed := c.Store.Now()
+	pre.apply(items, len(st.Tree), plain)
 	index, blobs, err := c.hashNamed(ctx, items, may, len(st.Tree))
 	if index != "" {
 		defer os.Remove(index)
@@ -102,6 +110,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *index
 	if err != nil {
 		return false, err
 	}
+	blobs = unique(append(blobs, pre.blobs(items)...))
 	prev := st.Result
 	if prev == "" {
 		prev = st.Tree
@@ -152,6 +161,28 @@ func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *index
 	}
 	st.Pending, st.Result = pending, snap.Tree
 	return true, nil
+}
+
+// readAside starts reading the files of the items that a plain tree's
+// capture hashes itself (prehashOwn), and returns the function that waits
+// for them: none where git hashes them (plain false) or where the pending
+// record of the last capture says what they hold.
+func (c *Capturer) readAside(st *indexState, items []*named, plain bool) (wait func() *Prehash) {
+	var todo []*named
+	for _, it := range items {
+		if old, ok := st.Pending[it.path]; ok && unchanged(old, it) {
+			continue
+		}
+		if plain && it.present && it.size <= c.Cfg.MaxFileBytes {
+			todo = append(todo, it)
+		}
+	}
+	if len(todo) == 0 {
+		return func() *Prehash { return nil }
+	}
+	done := make(chan *Prehash, 1)
+	go func() { done <- c.prehashOwn(todo) }()
+	return func() *Prehash { return <-done }
 }
 
 // unchanged reports whether the path is as the pending record took it.
