@@ -24,12 +24,19 @@ type batchProc struct {
 // startBatch starts `git cat-file --batch`. older says it will be asked
 // only for objects older than the work aside (Cmd.Older).
 func (r *Runner) startBatch(ctx context.Context, older bool) (*batchProc, error) {
+	return r.startStream(ctx, []string{"cat-file", "--batch"}, older)
+}
+
+// startStream starts a git process that is asked on its standard input
+// and answers on its standard output as it goes (cat-file --batch,
+// update-ref --stdin).
+func (r *Runner) startStream(ctx context.Context, args []string, older bool) (*batchProc, error) {
 	if !older {
 		if err := r.Aside.Settle(); err != nil {
 			return nil, err
 		}
 	}
-	c := Cmd{Args: []string{"cat-file", "--batch"}}
+	c := Cmd{Args: args}
 	cmd := r.command(ctx, c)
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -69,6 +69,9 @@ func (r *Runner) UpdateRef(ctx context.Context, u RefUpdate) error {
 	if err != nil {
 		return err
 	}
+	if r.refs.update(u, old) {
+		return nil
+	}
 	args := append([]string{"update-ref"}, u.flags()...)
 	if u.New == "" {
 		args = append(args, "-d", u.Ref, old)

@@ -125,3 +125,46 @@ func hashObject(t *testing.T, r *Runner, kind string, body []byte) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestRefSession: while OpenRefs holds an update-ref open, UpdateRef makes
+// each update through it, in a transaction of its own, with no process
+// of its own; an update git refuses (a ref that must not exist and does)
+// fails as it would from a process of its own, and the updates after it
+// are made by processes of their own.
+func TestRefSession(t *testing.T) {
+	ctx := context.Background()
+	r, dir := newRepo(t)
+	tree := writeFiles(t, r, dir, map[string]string{"a": "1"})
+	commit, err := r.CommitTree(ctx, CommitRequest{Tree: tree, Message: "one\n", Env: Identity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trace strings.Builder
+	r.Trace = &LockedWriter{W: &trace}
+	r.OpenRefs(ctx)
+	for _, ref := range []string{"refs/checkpoints/main/1", "refs/checkpoints/main/2"} {
+		if err := r.UpdateRef(ctx, RefUpdate{Ref: ref, New: commit, Create: true, NoDeref: true}); err != nil {
+			t.Fatalf("%s: %v", ref, err)
+		}
+		if got := run(t, r, "rev-parse", "--verify", ref); got != commit {
+			t.Fatalf("%s names %q right after UpdateRef, want %s", ref, got, commit)
+		}
+	}
+	if n := strings.Count(trace.String(), "trace: git update-ref"); n != 1 {
+		t.Errorf("%d update-ref processes for two refs, want the session's one:\n%s", n, trace.String())
+	}
+	err = r.UpdateRef(ctx, RefUpdate{Ref: "refs/checkpoints/main/1", New: commit, Create: true, NoDeref: true})
+	if err == nil || !strings.Contains(err.Error(), "git update-ref failed") {
+		t.Fatalf("creating a ref that exists: %v, want git's refusal", err)
+	}
+	if err := r.UpdateRef(ctx, RefUpdate{Ref: "refs/checkpoints/main/3", New: commit, Create: true, NoDeref: true}); err != nil {
+		t.Fatalf("after a refusal: %v", err)
+	}
+	r.CloseRefs()
+	if got := run(t, r, "rev-parse", "--verify", "refs/checkpoints/main/3"); got != commit {
+		t.Fatalf("refs/checkpoints/main/3 names %q, want %s", got, commit)
+	}
+	if n := strings.Count(trace.String(), "trace: git update-ref "); n != 3 {
+		t.Errorf("%d update-ref processes, want the session's, then one each for the refused update and the one after:\n%s", n, trace.String())
+	}
+}

@@ -70,6 +70,9 @@ type Runner struct {
 	// Aside, when set, runs writes in the background (see Aside); every
 	// process waits for them but those that set Cmd.Older.
 	Aside *Aside
+	// refs, while OpenRefs holds it open, is the update-ref that UpdateRef
+	// asks instead of starting one.
+	refs *refSession
 }
 
 // Cmd is one git invocation.

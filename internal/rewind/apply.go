@@ -63,6 +63,10 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	if err := mkdirAll(applier.Staging); err != nil {
 		return nil, err
 	}
+	// The two checkpoint refs are made by one update-ref, started now
+	// (git.Runner.OpenRefs).
+	r.Git.OpenRefs(ctx)
+	defer r.Git.CloseRefs()
 	staged := stageAside(ctx, applier, pr.Plan)
 	endSafety := r.Git.Phase("safety checkpoint")
 	safety, err := r.Capture.Commit(ctx, pr.Journal, pr.Snap, safetyOptions(pr.Target, keepIndex))
