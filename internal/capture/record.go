@@ -108,9 +108,6 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 	last := j.Latest()
 	var err error
 	rec := c.newRecord(snap, opts)
-	if sealed != nil {
-		rec.At = sealed.at
-	}
 	if !opts.NoDedup && last != nil && last.Tree == snap.Tree && last.Head == c.Repo.Head &&
 		last.Branch == c.Repo.Branch && last.Raw == snap.Raw {
 		rec.ID, rec.N, rec.Commit, rec.Reused = last.ID, last.N, last.Commit, true
@@ -231,11 +228,12 @@ func (c *Capturer) headParents() []string {
 }
 
 // commitTree writes rec's commit, or finds it written already: in the
-// group's pack, or in the scan's (sealed) when it is byte for byte the
-// commit that was sealed.
+// group's pack, or made ahead (sealed) when that is, byte for byte, the
+// commit rec would have at the time it was made; rec is then dated so.
 func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []string, sealed *sealedCommit) (string, error) {
 	req := git.CommitRequest{Tree: rec.Tree, Parents: parents, Message: store.Message(rec), Env: git.Identity}
-	if sealed != nil && rec.At.Equal(sealed.at) && bytes.Equal(git.CommitBody(req, rec.At), sealed.body) {
+	if sealed != nil && bytes.Equal(git.CommitBody(req, sealed.at), sealed.body) {
+		rec.At = sealed.at
 		return sealed.id, nil
 	}
 	if c.group != nil {

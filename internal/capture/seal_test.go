@@ -3,9 +3,11 @@ package capture
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -25,6 +27,7 @@ func TestSealedCommit(t *testing.T) {
 	}{{"right", "before rewind to k1", true}, {"wrong", "before rewind to k0", false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, j := testRepo(t, map[string]string{"a/1.txt": "1\n", "b/2.txt": "2\n"})
+			ticking(c)
 			ctx := context.Background()
 			c.Git.Aside, c.Git.Trees = git.NewAside(), git.NewTrees()
 			var trace bytes.Buffer
@@ -60,6 +63,7 @@ func TestSealedCommit(t *testing.T) {
 			if !strings.HasPrefix(string(body), want) || !strings.HasSuffix(string(body), "\n\n"+store.Message(rec)) {
 				t.Errorf("checkpoint commit:\n%s\nwant tree, parent and message:\n%s...\n%s", body, want, store.Message(rec))
 			}
+			checkDated(t, tc.sealed, rec, body)
 			out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"fsck", "--strict", "--no-dangling", "--no-progress"}})
 			if err != nil || len(out) > 0 {
 				t.Errorf("git fsck: %v\n%s", err, out)
@@ -85,6 +89,7 @@ func TestSealAhead(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, j := testRepo(t, map[string]string{"a/1.txt": "1\n"})
+			ticking(c)
 			ctx := context.Background()
 			c.Git.Aside, c.Git.Trees = git.NewAside(), git.NewTrees()
 			var trace bytes.Buffer
@@ -117,6 +122,31 @@ func TestSealAhead(t *testing.T) {
 			if want := "tree " + tree + "\n"; !strings.HasPrefix(string(body), want) || !strings.HasSuffix(string(body), "\n\n"+store.Message(rec)) {
 				t.Errorf("checkpoint commit:\n%s\nwant its tree %s and message:\n%s", body, tree, store.Message(rec))
 			}
+			checkDated(t, tc.sealed, rec, body)
 		})
 	}
+}
+
+// checkDated checks that a checkpoint whose commit was made ahead is
+// dated as that commit is: its journal record and its commit agree.
+func checkDated(t *testing.T, sealed bool, rec *store.Record, body []byte) {
+	t.Helper()
+	if !sealed {
+		return
+	}
+	want := fmt.Sprintf("\ncommitter git-checkpoint <git-checkpoint@localhost> %d +0000\n", rec.At.Unix())
+	if !strings.Contains(string(body), want) {
+		t.Errorf("checkpoint dated %s (%d), its commit made ahead:\n%s", rec.At, rec.At.Unix(), body)
+	}
+}
+
+// ticking gives c a clock 10 s later at every reading, so that a
+// checkpoint dated when its commit was made ahead and one dated when it
+// was recorded differ.
+func ticking(c *Capturer) {
+	at := time.Now()
+	c.Store = store.New(c.Repo, c.Git, func() time.Time {
+		at = at.Add(10 * time.Second)
+		return at
+	})
 }
