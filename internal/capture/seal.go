@@ -16,8 +16,8 @@ import (
 // rewind plans and stages (WriteAside). Its commit was then one more
 // process, commit-tree, started only once git had the trees, on the path
 // that every write to the tree waits for: 8-12 ms of a rewind of 100
-// files at 100,000 (docs/speed.md, "The safety commit in the scan's
-// pack"). A capturer given Seal makes that commit itself when the scan
+// files at 100,000 (docs/speed.md, "The rewind's commits made ahead").
+// A capturer given Seal makes that commit itself when the scan
 // knows its tree, as Commit would make it, and puts it in the same pack;
 // Commit then finds it made, and only its ref is left to create.
 //
@@ -77,7 +77,7 @@ func (c *Capturer) sealWritten(ctx context.Context, j *store.Journal, snap *Snap
 // next Commit to take if it is the one it would make: a rewind knows the
 // tree its writes will leave (its target's), and has git write the
 // commit of the checkpoint after it while it writes the files, where
-// commit-tree waited for the files and their check (docs/speed.md). The
+// commit-tree waited for the files and their check. The
 // checkpoint is then dated when its writes began.
 func (c *Capturer) SealAhead(ctx context.Context, j *store.Journal, tree string, opts Options) {
 	if c.Git.Aside == nil {

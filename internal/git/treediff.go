@@ -197,8 +197,8 @@ func compareLevel(dir string, a, b []heldEntry, zero string) (sub []walked, leav
 // put in hex only when a difference needs it: a directory of 5,000
 // entries, read for each window a rewind classifies, made two strings
 // each and a new slice every time, most of a wide tree's classification
-// in allocations and the page faults of their memory (docs/speed.md, "A
-// wide directory").
+// in allocations and the page faults of their memory (docs/speed.md,
+// "The rewind's commits made ahead").
 type heldEntry struct {
 	name, oid []byte
 	mode      uint32
@@ -210,10 +210,8 @@ func (e heldEntry) hex() string { return hex.EncodeToString(e.oid) }
 func (e heldEntry) isTree() bool { return e.mode == typeTree }
 
 // compareKeys compares two entries in git's order of a tree's entries:
-// by name, a tree's as if it ended in "/". It builds no string: a
-// directory of 5,000 directories is sorted and compared with some 60,000
-// comparisons, which made two name+"/" each (docs/speed.md, "A wide
-// directory").
+// by name, a tree's as if it ended in "/". It builds no string, where
+// each comparison of two directories' entries made two name+"/".
 func compareKeys(x, y heldEntry) int {
 	n := min(len(x.name), len(y.name))
 	if c := bytes.Compare(x.name[:n], y.name[:n]); c != 0 {
