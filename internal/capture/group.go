@@ -92,7 +92,7 @@ func (c *Capturer) CaptureGroup(ctx context.Context, j *store.Journal, opts []Op
 	// capture of its own would have.
 	for _, rec := range recs {
 		if rec != nil {
-			c.packIfDue(ctx, rec)
+			c.PackIfDue(ctx, rec)
 		}
 	}
 	return recs, nil

@@ -24,12 +24,20 @@ import (
 // anyway (gc.auto packs at 6,700).
 const maxLooseToPack = 3000
 
-// packIfDue packs the loose objects after rec when its number is a
-// multiple of Cfg.PackEvery. It never fails the checkpoint, which is safe
-// already: a pack that could not be made leaves the objects loose, as they
-// were.
-func (c *Capturer) packIfDue(ctx context.Context, rec *store.Record) {
-	if every := c.Cfg.PackEvery; every <= 0 || rec.Reused || rec.N%every != 0 || c.Cfg.PartialClone {
+// PackIfDue packs the loose objects after recs when the number of one of
+// them is a multiple of Cfg.PackEvery: a capture's checkpoint, or a
+// rewind's two (its safety checkpoint and the one after it), whose
+// numbers count like any other's; a multiple that fell on a rewind's was
+// once passed over, so a tree only rewound kept a pack per rewind. It
+// never fails the checkpoint, which is safe already: a pack that could
+// not be made leaves the objects loose, as they were.
+func (c *Capturer) PackIfDue(ctx context.Context, recs ...*store.Record) {
+	every := c.Cfg.PackEvery
+	due := false
+	for _, rec := range recs {
+		due = due || (rec != nil && !rec.Reused && every > 0 && rec.N%every == 0)
+	}
+	if !due || c.Cfg.PartialClone {
 		return
 	}
 	// A repack that rolls up a pack a multi-pack index covers deletes

@@ -58,7 +58,7 @@ func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) 
 	if err == nil {
 		var rec *store.Record
 		if rec, err = c.Record(ctx, j, snap, opts); err == nil {
-			c.packIfDue(ctx, rec)
+			c.PackIfDue(ctx, rec)
 			return rec, nil
 		}
 	}

@@ -47,7 +47,7 @@ type Config struct {
 	// conversions too ("" for git's default place).
 	AttributesFile string
 	// PackEvery is how many checkpoints apart the loose objects are
-	// packed (capture's packIfDue); 0 never.
+	// packed (capture's PackIfDue); 0 never.
 	PackEvery int
 	// PartialClone says objects may be missing on purpose
 	// (extensions.partialClone): nothing is repacked there.

@@ -164,6 +164,7 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	if err := r.Fail.At("ended"); err != nil {
 		return nil, err
 	}
+	r.Capture.PackIfDue(ctx, safety, after)
 	r.leaveNote(pr)
 	return &Applied{Safety: safety.ID, Exact: exact, Unexpected: unexpected}, nil
 }
