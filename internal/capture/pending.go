@@ -85,22 +85,22 @@ func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *index
 			return true, nil
 		}
 	}
+	for _, it := range items {
+		if old, ok := st.Pending[it.path]; ok && it.present && unchanged(old, it) {
+			it.entry, it.known = old.entry()
+		}
+	}
 	hashed := c.Store.Now()
 	// In a plain tree the files are read while git reads the trees on
 	// their way (newSplice): neither needs the other, and together they
 	// were most of a rewind's scan after git's (docs/speed.md, "The
 	// rewind's commits made ahead").
 	plain := !may && c.Cfg.StatModes
-	read := c.readAside(st, items, plain)
+	read := c.readAside(items, plain)
 	sp, ok, err := c.newSplice(ctx, st.Tree, items)
 	pre := read()
 	if err != nil || !ok {
 		return false, err
-	}
-	for _, it := range items {
-		if old, ok := st.Pending[it.path]; ok && it.present && unchanged(old, it) {
-			it.entry, it.known = old.entry()
-		}
 	}
 	pre.apply(items, len(st.Tree), plain)
 	index, blobs, err := c.hashNamed(ctx, items, may, len(st.Tree))
@@ -165,15 +165,12 @@ func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *index
 
 // readAside starts reading the files of the items that a plain tree's
 // capture hashes itself (prehashOwn), and returns the function that waits
-// for them: none where git hashes them (plain false) or where the pending
-// record of the last capture says what they hold.
-func (c *Capturer) readAside(st *indexState, items []*named, plain bool) (wait func() *Prehash) {
+// for them: none where git hashes them (plain false) or whose entry is
+// known (the last capture's pending record says what they hold).
+func (c *Capturer) readAside(items []*named, plain bool) (wait func() *Prehash) {
 	var todo []*named
 	for _, it := range items {
-		if old, ok := st.Pending[it.path]; ok && unchanged(old, it) {
-			continue
-		}
-		if plain && it.present && it.size <= c.Cfg.MaxFileBytes {
+		if plain && !it.known && it.present && it.size <= c.Cfg.MaxFileBytes {
 			todo = append(todo, it)
 		}
 	}
