@@ -9,7 +9,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
+	"hash/adler32"
 	"runtime"
 	"sync"
 )
@@ -50,51 +50,48 @@ func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) erro
 
 // encodePack builds a pack of objs: "PACK", version 2 and the count, each
 // object's header (type and size) and zlib stream, then the hash of all
-// that. The objects are compressed on every core at once: Go's zlib
-// spends about 70 us on each stream whatever its size (a Huffman table
-// of its own), 11 ms for the 156 trees of a 100-file capture on one core.
-// An object smaller than storedMax is stored in its stream uncompressed:
-// a tree of 20 entries is mostly raw ids, which zlib shrinks by a
-// quarter at that cost.
+// that. An object smaller than storedMax is stored in its stream
+// uncompressed (storedStream): a tree of 20 entries is mostly raw ids,
+// which zlib shrinks by a quarter for about 70 us of Go's zlib per
+// stream, whatever its size (a Huffman table of its own). The others are
+// compressed at zlib's fastest level, on more than one core only when
+// there are many: each compressor is about 850 KB of fresh memory, which
+// costs a process more than compressing a few dozen small files does
+// (docs/speed.md, "Streams stored by hand").
 func encodePack(objs []Object, useSHA256 bool) ([]byte, error) {
 	streams := make([][]byte, len(objs))
-	errs := make([]error, len(objs))
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), len(objs))
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fast, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
-			stored, _ := zlib.NewWriterLevel(nil, zlib.NoCompression)
-			for i := w; i < len(objs); i += workers {
-				zw := fast
-				if len(objs[i].Body) < storedMax {
-					zw = stored
-				}
-				streams[i], errs[i] = compress(zw, objs[i].Body)
-			}
-		}()
+	var large []int
+	for i, o := range objs {
+		if len(o.Body) < storedMax {
+			streams[i] = storedStream(o.Body)
+		} else {
+			large = append(large, i)
+		}
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := compressAll(objs, large, streams); err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	b.WriteString("PACK")
-	binary.Write(&b, binary.BigEndian, uint32(2))
-	binary.Write(&b, binary.BigEndian, uint32(len(objs)))
+	h := sha1.New()
+	if useSHA256 {
+		h = sha256.New()
+	}
+	size := 12 + h.Size()
+	headers := make([][]byte, len(objs))
 	for i, o := range objs {
 		kind, ok := packTypes[o.Type]
 		if !ok {
 			return nil, fmt.Errorf("cannot pack an object of type %q", o.Type)
 		}
-		b.Write(objectHeader(kind, uint64(len(o.Body))))
-		b.Write(streams[i])
+		headers[i] = objectHeader(kind, uint64(len(o.Body)))
+		size += len(headers[i]) + len(streams[i])
 	}
-	var h hash.Hash = sha1.New()
-	if useSHA256 {
-		h = sha256.New()
+	b := bytes.NewBuffer(make([]byte, 0, size))
+	b.WriteString("PACK")
+	binary.Write(b, binary.BigEndian, uint32(2))
+	binary.Write(b, binary.BigEndian, uint32(len(objs)))
+	for i := range objs {
+		b.Write(headers[i])
+		b.Write(streams[i])
 	}
 	h.Write(b.Bytes())
 	b.Write(h.Sum(nil))
@@ -104,15 +101,73 @@ func encodePack(objs []Object, useSHA256 bool) ([]byte, error) {
 // storedMax is the size under which an object is stored uncompressed.
 const storedMax = 1024
 
+// perCompressor is how many objects make another compressor, on another
+// core, worth its memory.
+const perCompressor = 32
+
+// compressAll compresses the objects at the indexes idx into streams, on
+// up to one core per perCompressor of them.
+func compressAll(objs []Object, idx []int, streams [][]byte) error {
+	if len(idx) == 0 {
+		return nil
+	}
+	workers := min(runtime.GOMAXPROCS(0), 1+len(idx)/perCompressor)
+	errs := make([]error, len(idx))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+			for k := w; k < len(idx); k += workers {
+				streams[idx[k]], errs[k] = compress(zw, objs[idx[k]].Body)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 // compress returns body as one zlib stream written by zw.
 func compress(zw *zlib.Writer, body []byte) ([]byte, error) {
-	var b bytes.Buffer
-	zw.Reset(&b)
+	b := bytes.NewBuffer(make([]byte, 0, len(body)/2+64))
+	zw.Reset(b)
 	if _, err := zw.Write(body); err != nil {
 		return nil, err
 	}
 	err := zw.Close()
 	return b.Bytes(), err
+}
+
+// storedStream is body as a zlib stream of stored deflate blocks, the
+// stream Go's zlib writes at NoCompression, without the compressor (about
+// 700 KB) it allocates to do so: RFC 1950's header (deflate, a 32 KiB
+// window, the fastest level, its check bits), blocks of at most 65,535
+// bytes each after a byte saying whether it is the last, its length and
+// that length's complement, little-endian (RFC 1951, 3.2.4), and the
+// Adler-32 of body, big-endian. An empty body is one empty last block.
+func storedStream(body []byte) []byte {
+	const maxBlock = 65535
+	blocks := max(1, (len(body)+maxBlock-1)/maxBlock)
+	out := make([]byte, 0, 2+5*blocks+len(body)+4)
+	out = append(out, 0x78, 0x01)
+	rest := body
+	for {
+		n := min(len(rest), maxBlock)
+		last := byte(0)
+		if n == len(rest) {
+			last = 1
+		}
+		out = append(out, last)
+		out = binary.LittleEndian.AppendUint16(out, uint16(n))
+		out = binary.LittleEndian.AppendUint16(out, ^uint16(n))
+		out = append(out, rest[:n]...)
+		rest = rest[n:]
+		if last == 1 {
+			break
+		}
+	}
+	return binary.BigEndian.AppendUint32(out, adler32.Checksum(body))
 }
 
 // objectHeader is a pack entry's header: the type in bits 4-6 of the
