@@ -87,55 +87,18 @@ func openFor(ctx context.Context, sys *IO, g *Globals, scan bool) (s *session, e
 			early.Release()
 		}
 	}()
-	// The configuration is read while the repository is discovered: run
-	// from the same directory with the same environment, git finds the
-	// same repository for both, and every hook call waits for them.
-	type loaded struct {
-		cfg config.Config
-		err error
-	}
-	// It is read from the store's cache when that still holds
-	// (config.Cache), in the repository a look at the file system
-	// guesses, which discovery then confirms; a nil cache reads git.
-	load := func(cache *config.Cache) loaded {
-		cfg, err := cache.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
-		return loaded{cfg, err}
-	}
 	var cache *config.Cache
 	if !git.MovedByEnv(r.Env) {
-		if _, gitDir, ok := git.GuessRepository(abs); ok {
-			cache = config.NewCache(gitDir, r.Env, sys.Now())
+		if top, gitDir, ok := git.GuessRepository(abs); ok {
+			cache = config.NewCache(top, gitDir, r.Env, sys.Now())
 		}
 	}
-	configured := make(chan loaded, 1)
-	go func() { configured <- load(cache) }()
-	repo, err := git.Discover(ctx, r)
-	conf := <-configured
-	if err == nil && cache.Settle(repo) {
-		conf = load(nil) // the guessed repository's, not this one's
-	}
-	if err != nil {
-		// Not in a repository: a private store in this directory or above
-		// it is used, never made (git checkpoint init makes it).
-		top := git.FindPrivate(abs)
-		if top == "" || git.IsGitDirectory(err) {
-			return nil, err
-		}
-		r.Env = append(r.Env, git.PrivateEnv(top)...)
-		if repo, err = git.Discover(ctx, r); err != nil {
-			return nil, err
-		}
-		repo.Private = true
-		// The early read found no repository: read it again in the
-		// private store's.
-		conf = load(nil)
-	}
-	r.Dir = repo.Top
-	r.Env = git.Anchor(r.Env, repo)
-	cfg, err := conf.cfg, conf.err
+	repo, cfg, err := discover(ctx, r, cache, abs)
 	if err != nil {
 		return nil, err
 	}
+	r.Dir = repo.Top
+	r.Env = git.Anchor(r.Env, repo)
 	st := store.New(repo, r, sys.Now)
 	cp := &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg}
 	if cfg.Fsmonitor {
@@ -155,6 +118,55 @@ func openFor(ctx context.Context, sys *IO, g *Globals, scan bool) (s *session, e
 		fail:  fail,
 		early: early,
 	}, nil
+}
+
+// discover finds the repository from dir and reads its configuration.
+// When the store keeps both answers and they still hold (config.Cache),
+// no git runs. Otherwise the configuration is read while the repository
+// is discovered: run from the same directory with the same environment,
+// git finds the same repository for both, and every hook call waits for
+// them. The configuration is read from the store's cache when that still
+// holds, in the repository a look at the file system guesses, which
+// discovery then confirms; a nil cache reads git. Outside a repository,
+// a private store in dir or above it is used, never made (git checkpoint
+// init makes it); r's environment then points git at it.
+func discover(ctx context.Context, r *git.Runner, cache *config.Cache, dir string) (*git.Repo, config.Config, error) {
+	load := func(cache *config.Cache) (config.Config, error) {
+		return cache.Load(ctx, &git.Runner{Dir: r.Dir, Env: r.Env, Trace: r.Trace})
+	}
+	if repo, ok := cache.Repo(dir); ok {
+		cfg, err := load(cache)
+		return repo, cfg, err
+	}
+	type loaded struct {
+		cfg config.Config
+		err error
+	}
+	configured := make(chan loaded, 1)
+	go func() {
+		cfg, err := load(cache)
+		configured <- loaded{cfg, err}
+	}()
+	repo, err := git.Discover(ctx, r)
+	conf := <-configured
+	if err == nil && cache.Settle(repo, dir) {
+		conf.cfg, conf.err = load(nil) // the guessed repository's, not this one's
+	}
+	if err != nil {
+		top := git.FindPrivate(dir)
+		if top == "" || git.IsGitDirectory(err) {
+			return nil, config.Config{}, err
+		}
+		r.Env = append(r.Env, git.PrivateEnv(top)...)
+		if repo, err = git.Discover(ctx, r); err != nil {
+			return nil, config.Config{}, err
+		}
+		repo.Private = true
+		// The early read found no repository: read it again in the
+		// private store's.
+		conf.cfg, conf.err = load(nil)
+	}
+	return repo, conf.cfg, conf.err
 }
 
 // self is the path of git-checkpoint, which git runs as the scan's

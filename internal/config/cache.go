@@ -5,9 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -34,6 +38,17 @@ import (
 // configuration with one is never kept; and a system file created at a
 // place other than git's usual /etc/gitconfig (a git built with another
 // prefix) counts from the next read of git, at most cacheFor later.
+//
+// Discovery (git.Discover, a rev-parse) is kept in the same file, for the
+// directory it ran from, beside a stamp of its own: the files git finds
+// the repository and HEAD by (HEAD, the ref it names, packed-refs, a
+// reftable directory that must not exist) and the owner and inode of the
+// working tree and its .git, against the user running. git writes refs
+// as it writes configuration, into a new file renamed over the old, so a
+// commit, a checkout or a reset is seen by the next command. It is kept
+// only for a .git directory (the guess's) and believed only with the
+// configuration's own stamp, which names what moves a working tree
+// (core.worktree) or makes it dubious (safe.directory).
 
 // cacheFor bounds how long an answer is believed: long enough for the
 // hooks of a turn, short enough that what no stamp can see is read again
@@ -41,13 +56,18 @@ import (
 const cacheFor = time.Minute
 
 // cacheVersion changes with the format or with the keys Load asks for.
-const cacheVersion = 2
+const cacheVersion = 3
 
-// Cache is the kept answer of one repository's configuration.
+// Cache is the kept answer of one repository's configuration, and of
+// discovery in it.
 type Cache struct {
-	gitDir string // the guessed repository's
-	stamp  cacheStamp
-	now    time.Time
+	top, gitDir string // the guessed repository's
+	stamp       cacheStamp
+	repoStamp   repoStamp
+	now         time.Time
+	// file is what the store held when the cache was made, if it was
+	// well formed.
+	file *cacheFile
 	// kept says Load's answer came from the file; fresh is what it read
 	// from git instead, when that may be kept (save).
 	kept  bool
@@ -69,24 +89,57 @@ type fileStamp struct {
 	Gone  bool   `json:"gone,omitempty"` // no such file
 }
 
+// repoStamp is what discovery's answer was found from.
+type repoStamp struct {
+	Env    string      `json:"env"` // what else moves it (repoEnv)
+	Files  []fileStamp `json:"files"`
+	Owners []owner     `json:"owners"`
+}
+
+// owner is a directory as git's ownership check (safe.directory) and
+// discovery see it: not its modification time, which every file made in
+// it changes.
+type owner struct {
+	Path string `json:"path"`
+	Ino  uint64 `json:"ino"`
+	UID  uint32 `json:"uid"`
+}
+
+// keptRepo is discovery's answer, for the directory it ran from.
+type keptRepo struct {
+	At    int64     `json:"at"`
+	Dir   string    `json:"dir"`
+	Stamp repoStamp `json:"stamp"`
+	Repo  git.Repo  `json:"repo"`
+}
+
 // cacheFile is the file a Cache keeps.
 type cacheFile struct {
 	Version int               `json:"v"`
 	At      int64             `json:"at"` // when git answered, in nanoseconds
 	Stamp   cacheStamp        `json:"stamp"`
 	Entries []git.ConfigEntry `json:"entries"`
+	Repo    *keptRepo         `json:"repo,omitempty"`
 }
 
-// NewCache returns the cache of the repository whose git directory is
-// gitDir (its store is gitDir/checkpoints), for git run with env at now.
-// Its stamp is taken here, before git reads anything: a file that changes
-// while git reads it then differs from the stamp, and is read again.
-func NewCache(gitDir string, env []string, now time.Time) *Cache {
-	return &Cache{
-		gitDir: gitDir,
-		stamp:  cacheStamp{Env: envHash(env), Files: stampFiles(configFiles(gitDir, env))},
-		now:    now,
+// NewCache returns the cache of the repository git.GuessRepository
+// guessed, top and its git directory gitDir (its store is
+// gitDir/checkpoints), for git run with env at now. Its stamps are taken
+// here, before git reads anything: a file that changes while git reads it
+// then differs from the stamp, and is read again.
+func NewCache(top, gitDir string, env []string, now time.Time) *Cache {
+	c := &Cache{
+		top:       top,
+		gitDir:    gitDir,
+		stamp:     cacheStamp{Env: envHash(env), Files: stampFiles(configFiles(gitDir, env))},
+		repoStamp: stampRepo(top, gitDir, env),
+		now:       now,
 	}
+	var f cacheFile
+	if b, err := os.ReadFile(c.path()); err == nil && json.Unmarshal(b, &f) == nil && f.Version == cacheVersion {
+		c.file = &f
+	}
+	return c
 }
 
 func (c *Cache) path() string { return filepath.Join(c.gitDir, "checkpoints", "config.cache") }
@@ -109,25 +162,53 @@ func (c *Cache) Load(ctx context.Context, r *git.Runner) (Config, error) {
 	return parse(entries)
 }
 
-// Settle is called once discovery has found repo, with the answer Load
-// gave. NewCache was given a guess of its git directory: when the guess
-// holds, what Load read from git is kept, if it may be; when it does not
-// and the answer came from the guessed repository's file, it is another
-// repository's, and again says to read git. (An answer read from git is
-// right whatever the guess: git ran where discovery did.) Nothing is
-// created but the file: a store that does not exist yet gets none, and a
-// failure to write it costs only the next command a `git config`.
-func (c *Cache) Settle(repo *git.Repo) (again bool) {
+// Repo returns discovery's kept answer for the directory dir, when it
+// and the configuration's still hold: the same stamps, both younger than
+// cacheFor, and the repository the guess found. The caller then needs
+// neither discovery nor git's configuration (Load answers from the file).
+func (c *Cache) Repo(dir string) (*git.Repo, bool) {
+	if c == nil || c.file == nil || c.file.Repo == nil {
+		return nil, false
+	}
+	k := c.file.Repo
+	if _, ok := c.read(); !ok || !c.young(k.At) || k.Dir != dir ||
+		k.Repo.Top != c.top || k.Repo.GitDir != c.gitDir || !reflect.DeepEqual(k.Stamp, c.repoStamp) {
+		return nil, false
+	}
+	repo := k.Repo
+	return &repo, true
+}
+
+// Settle is called once discovery has found repo from the directory dir,
+// with the answer Load gave. NewCache was given a guess of its git
+// directory: when the guess holds, what Load read from git is kept, if it
+// may be, and so is repo (keepRepo); when it does not and the answer came
+// from the guessed repository's file, it is another repository's, and
+// again says to read git. (An answer read from git is right whatever the
+// guess: git ran where discovery did.) Nothing is created but the file: a
+// store that does not exist yet gets none, and a failure to write it
+// costs only the next command a `git config` and a rev-parse.
+func (c *Cache) Settle(repo *git.Repo, dir string) (again bool) {
 	if c == nil {
 		return false
 	}
 	if filepath.Clean(repo.GitDir) != c.gitDir || filepath.Clean(repo.CommonDir) != c.gitDir {
 		return c.kept
 	}
-	if !c.save {
+	f := cacheFile{Version: cacheVersion, At: c.now.UnixNano(), Stamp: c.stamp, Entries: c.fresh}
+	switch {
+	case c.save:
+	case c.kept:
+		f.At, f.Entries = c.file.At, c.file.Entries // the answer as it was kept
+	default:
 		return false
 	}
-	b, err := json.Marshal(cacheFile{Version: cacheVersion, At: c.now.UnixNano(), Stamp: c.stamp, Entries: c.fresh})
+	if c.keepRepo(repo) {
+		f.Repo = &keptRepo{At: c.now.UnixNano(), Dir: dir, Stamp: c.repoStamp, Repo: *repo}
+	} else if c.kept {
+		return false // nothing new to keep
+	}
+	b, err := json.Marshal(f)
 	if err != nil {
 		return false
 	}
@@ -145,19 +226,80 @@ func (c *Cache) Settle(repo *git.Repo) (again bool) {
 
 // read returns the kept answer, when there is one that still holds.
 func (c *Cache) read() ([]git.ConfigEntry, bool) {
-	b, err := os.ReadFile(c.path())
-	if err != nil {
-		return nil, false
-	}
-	var f cacheFile
-	if json.Unmarshal(b, &f) != nil || f.Version != cacheVersion {
-		return nil, false
-	}
-	age := c.now.Sub(time.Unix(0, f.At))
-	if age < 0 || age > cacheFor || f.Stamp.Env != c.stamp.Env || !slices.Equal(f.Stamp.Files, c.stamp.Files) {
+	f := c.file
+	if f == nil || !c.young(f.At) || f.Stamp.Env != c.stamp.Env || !slices.Equal(f.Stamp.Files, c.stamp.Files) {
 		return nil, false
 	}
 	return f.Entries, true
+}
+
+// young reports whether an answer git gave at (nanoseconds) is young
+// enough to believe.
+func (c *Cache) young(at int64) bool {
+	age := c.now.Sub(time.Unix(0, at))
+	return age >= 0 && age <= cacheFor
+}
+
+// keepRepo reports whether discovery's answer repo may be kept: it is the
+// guessed working tree's, with no reftable (whose files no stamp names),
+// and HEAD says now what git said, read as git reads it (files backend):
+// a detached HEAD's commit, or the branch it names, whose loose ref, if
+// there is one, holds that commit itself and not another ref's name.
+func (c *Cache) keepRepo(repo *git.Repo) bool {
+	if repo.Private || repo.Top != c.top || repo.GitDir != c.gitDir || repo.Worktree != "main" || !slices.ContainsFunc(c.repoStamp.Files, func(f fileStamp) bool {
+		return f.Path == filepath.Join(c.gitDir, "reftable") && f.Gone
+	}) {
+		return false
+	}
+	head, err := os.ReadFile(filepath.Join(c.gitDir, "HEAD"))
+	if err != nil {
+		return false
+	}
+	target, symbolic := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
+	if !symbolic {
+		return repo.Branch == "" && target == repo.Head
+	}
+	if target != repo.Branch || !strings.HasPrefix(target, "refs/") {
+		return false
+	}
+	loose, err := os.ReadFile(filepath.Join(c.gitDir, filepath.FromSlash(target)))
+	return errors.Is(err, fs.ErrNotExist) || (err == nil && strings.TrimSpace(string(loose)) == repo.Head && repo.Head != "")
+}
+
+// stampRepo stamps what discovery in top, whose git directory is gitDir,
+// finds the repository and HEAD by (see Repo).
+func stampRepo(top, gitDir string, env []string) repoStamp {
+	files := []string{filepath.Join(gitDir, "HEAD"), filepath.Join(gitDir, "packed-refs"), filepath.Join(gitDir, "reftable")}
+	if head, err := os.ReadFile(filepath.Join(gitDir, "HEAD")); err == nil {
+		if target, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: "); ok && strings.HasPrefix(target, "refs/") {
+			files = append(files, filepath.Join(gitDir, filepath.FromSlash(target)))
+		}
+	}
+	var owners []owner
+	for _, d := range []string{top, gitDir} {
+		o := owner{Path: d}
+		if fi, err := os.Stat(d); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				o.Ino, o.UID = uint64(st.Ino), st.Uid
+			}
+		}
+		owners = append(owners, o)
+	}
+	return repoStamp{Env: repoEnv(env), Files: stampFiles(files), Owners: owners}
+}
+
+// repoEnv is what, beside the variables that make the cache unused
+// (git.MovedByEnv) and the configuration's, moves discovery's answer:
+// the user running (git's ownership check) and GIT_NAMESPACE (which ref
+// HEAD resolves through).
+func repoEnv(env []string) string {
+	ns := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_NAMESPACE="); ok {
+			ns = v
+		}
+	}
+	return strconv.Itoa(os.Geteuid()) + "\x00" + ns
 }
 
 // configFiles is every file git may read the configuration from, given

@@ -18,12 +18,12 @@ func cacheLoad(t *testing.T, repo *gittest.Repo, env []string, now time.Time) (C
 	t.Helper()
 	var trace strings.Builder
 	gitDir := filepath.Join(repo.Dir, ".git")
-	c := NewCache(gitDir, env, now)
+	c := NewCache(repo.Dir, gitDir, env, now)
 	cfg, err := c.Load(context.Background(), &git.Runner{Dir: repo.Dir, Env: env, Trace: &trace})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Settle(&git.Repo{GitDir: gitDir, CommonDir: gitDir})
+	c.Settle(&git.Repo{GitDir: gitDir, CommonDir: gitDir}, repo.Dir)
 	return cfg, strings.Contains(trace.String(), "trace: git config ")
 }
 
@@ -153,20 +153,20 @@ func TestCacheSettleWrongGuess(t *testing.T) {
 	other.CommonDir = other.GitDir
 	now := time.Unix(1_800_000_000, 0)
 	load := func(at time.Time) *Cache {
-		c := NewCache(gitDir, repo.Env, at)
+		c := NewCache(repo.Dir, gitDir, repo.Env, at)
 		if _, err := c.Load(context.Background(), &git.Runner{Dir: repo.Dir, Env: repo.Env}); err != nil {
 			t.Fatal(err)
 		}
 		return c
 	}
-	if again := load(now).Settle(other); again {
+	if again := load(now).Settle(other, repo.Dir); again {
 		t.Error("an answer read from git was read again")
 	}
 	if _, err := os.Stat(filepath.Join(gitDir, "checkpoints", "config.cache")); err == nil {
 		t.Error("an answer was kept for a guess discovery did not confirm")
 	}
-	load(now).Settle(&git.Repo{GitDir: gitDir, CommonDir: gitDir})
-	if again := load(now.Add(time.Second)).Settle(other); !again {
+	load(now).Settle(&git.Repo{GitDir: gitDir, CommonDir: gitDir}, repo.Dir)
+	if again := load(now.Add(time.Second)).Settle(other, repo.Dir); !again {
 		t.Error("an answer from the guessed repository's file was used for another")
 	}
 }

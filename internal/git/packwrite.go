@@ -57,7 +57,7 @@ func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) erro
 // compressed at zlib's fastest level, on more than one core only when
 // there are many: each compressor is about 850 KB of fresh memory, which
 // costs a process more than compressing a few dozen small files does
-// (docs/speed.md, "Streams stored by hand").
+// (docs/speed.md, "Discovery, kept; streams stored by hand").
 func encodePack(objs []Object, useSHA256 bool) ([]byte, error) {
 	streams := make([][]byte, len(objs))
 	var large []int
