@@ -7,11 +7,8 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/adler32"
-	"runtime"
-	"sync"
 )
 
 // packTypes are the type numbers of a pack's object headers.
@@ -54,10 +51,7 @@ func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) erro
 // uncompressed (storedStream): a tree of 20 entries is mostly raw ids,
 // which zlib shrinks by a quarter for about 70 us of Go's zlib per
 // stream, whatever its size (a Huffman table of its own). The others are
-// compressed at zlib's fastest level, on more than one core only when
-// there are many: each compressor is about 850 KB of fresh memory, which
-// costs a process more than compressing a few dozen small files does
-// (docs/speed.md, "Discovery, kept; streams stored by hand").
+// compressed at zlib's fastest level (compressAll).
 func encodePack(objs []Object, useSHA256 bool) ([]byte, error) {
 	streams := make([][]byte, len(objs))
 	var large []int
@@ -101,31 +95,23 @@ func encodePack(objs []Object, useSHA256 bool) ([]byte, error) {
 // storedMax is the size under which an object is stored uncompressed.
 const storedMax = 1024
 
-// perCompressor is how many objects make another compressor, on another
-// core, worth its memory.
-const perCompressor = 32
-
-// compressAll compresses the objects at the indexes idx into streams, on
-// up to one core per perCompressor of them.
+// compressAll compresses the objects at the indexes idx into streams,
+// with one compressor: more, on other cores, each cost a process about
+// 850 KB of fresh memory, and took cores from the work beside them (a
+// rewind plans while its scan's pack is written; docs/speed.md,
+// "Discovery, kept; streams stored by hand").
 func compressAll(objs []Object, idx []int, streams [][]byte) error {
 	if len(idx) == 0 {
 		return nil
 	}
-	workers := min(runtime.GOMAXPROCS(0), 1+len(idx)/perCompressor)
-	errs := make([]error, len(idx))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
-			for k := w; k < len(idx); k += workers {
-				streams[idx[k]], errs[k] = compress(zw, objs[idx[k]].Body)
-			}
-		}()
+	zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+	for _, i := range idx {
+		var err error
+		if streams[i], err = compress(zw, objs[i].Body); err != nil {
+			return err
+		}
 	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return nil
 }
 
 // compress returns body as one zlib stream written by zw.
