@@ -197,7 +197,8 @@ func statKey(fi fs.FileInfo) string {
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("%d:%d.%d:%d.%d:%d:%d:%o", st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec,
+	mtim, ctim := statTimes(st)
+	return fmt.Sprintf("%d:%d.%d:%d.%d:%d:%d:%o", st.Size, mtim.Sec, mtim.Nsec, ctim.Sec, ctim.Nsec,
 		st.Ino, st.Dev, st.Mode)
 }
 
@@ -212,12 +213,13 @@ func trustedStat(fi fs.FileInfo, hashed time.Time) string {
 	if !ok {
 		return ""
 	}
-	latest := time.Unix(st.Mtim.Sec, st.Mtim.Nsec)
-	if ct := time.Unix(st.Ctim.Sec, st.Ctim.Nsec); ct.After(latest) {
+	mtim, ctim := statTimes(st)
+	latest := time.Unix(mtim.Sec, mtim.Nsec)
+	if ct := time.Unix(ctim.Sec, ctim.Nsec); ct.After(latest) {
 		latest = ct
 	}
 	margin := 100 * time.Millisecond
-	if st.Mtim.Nsec == 0 && st.Ctim.Nsec == 0 {
+	if mtim.Nsec == 0 && ctim.Nsec == 0 {
 		margin = 3 * time.Second
 	}
 	if hashed.Sub(latest) <= margin {

@@ -198,3 +198,31 @@ func readArchive(t *testing.T, path string, at time.Time) map[string][]byte {
 	}
 	return files
 }
+
+// TestEveryTargetCompiles type-checks the whole module, tests included,
+// for each operating system a release is built for besides this one:
+// the durability and stat code speaks to each system in its own words,
+// and a release that does not build for one is found only here (go vet
+// type-checks without linking, so one architecture per system does).
+func TestEveryTargetCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks the module once per operating system")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	seen := map[string]bool{runtime.GOOS: true}
+	for _, target := range Targets {
+		if seen[target.OS] {
+			continue
+		}
+		seen[target.OS] = true
+		cmd := exec.Command(goCmd, "vet", "./...")
+		cmd.Dir = "../.."
+		cmd.Env = append(os.Environ(), "GOOS="+target.OS, "GOARCH="+target.Arch, "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: go vet ./...: %v\n%s", target, err, out)
+		}
+	}
+}

@@ -26,9 +26,8 @@ func (d *Doctor) StoreProblems() []Check {
 		dir = d.Repo.CommonDir // not made yet: made there at the first capture
 	}
 	var cs []Check
-	var st unix.Statfs_t
 	switch {
-	case unix.Statfs(dir, &st) == nil && st.Flags&unix.ST_RDONLY != 0:
+	case readOnlyFS(dir):
 		cs = append(cs, Check{Name: "store", Message: fmt.Sprintf("store: %s is on a read-only filesystem: no checkpoint can be taken, and hooks take none without a word", fault.Quote(dir)),
 			Fix: "remount it read-write"})
 	case unix.Access(dir, unix.W_OK) != nil:

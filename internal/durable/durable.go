@@ -20,7 +20,7 @@ func SyncFS(dir string) error {
 		return err
 	}
 	defer unix.Close(fd)
-	return unix.Syncfs(fd)
+	return SyncFSOf(fd)
 }
 
 // SyncDir flushes dir's entries: a file created, renamed or removed in
@@ -37,7 +37,7 @@ func SyncDir(dir string) error {
 // Datasync flushes f's data and what is needed to read it back (its
 // size), not its times: cheaper than an fsync for an appended line.
 func Datasync(f *os.File) error {
-	return unix.Fdatasync(int(f.Fd()))
+	return datasync(f)
 }
 
 // WriteFile replaces path with data so that a power loss leaves the old

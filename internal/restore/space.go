@@ -18,7 +18,7 @@ func LowOnSpace(dir string) (free uint64, low, ok bool) {
 	if unix.Statfs(dir, &st) != nil {
 		return 0, false, false
 	}
-	free = st.Bavail * uint64(st.Bsize)
+	free = uint64(st.Bavail) * uint64(st.Bsize) // the types differ by system
 	return free, free < nearlyFull, true
 }
 

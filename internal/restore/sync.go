@@ -5,6 +5,8 @@ import (
 	"path"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 )
 
 // touched collects the directories of the tree whose entries a write
@@ -41,9 +43,9 @@ func (t touched) sync(root int, also ...string) error {
 	syncfs := func(fd int) error {
 		var st unix.Stat_t
 		err := unix.Fstat(fd, &st)
-		if err == nil && !seen[st.Dev] {
-			seen[st.Dev] = true
-			err = unix.Syncfs(fd)
+		if err == nil && !seen[uint64(st.Dev)] {
+			seen[uint64(st.Dev)] = true
+			err = durable.SyncFSOf(fd)
 		}
 		return err
 	}
