@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -32,8 +33,9 @@ type Applier struct {
 	Left []Left
 	// done is what Apply changed, which Revert puts back.
 	done []File
-	// dirs are the directories Apply changed, which Sync syncs.
-	dirs touched
+	// open is the working tree as the writes walk it, until Sync syncs
+	// the filesystems they reached.
+	open *tree
 	// Plain says a checkout of any file is its blob's bytes: no
 	// attribute applies anywhere and git's configuration converts
 	// nothing (capture.Capturer.Plain). Stage then writes the files
@@ -50,14 +52,33 @@ type Applier struct {
 type Staged struct {
 	dir   string
 	paths map[string]string // each path's staged file
+	gone  chan struct{}     // closed when a removal begun aside ends
 }
 
-// Remove deletes what is left of the staged files; a nil Staged holds
-// nothing.
+// Remove deletes what is left of the staged files, or waits for
+// removeAside to; a nil Staged holds nothing.
 func (s *Staged) Remove() {
-	if s != nil {
+	switch {
+	case s == nil:
+	case s.gone != nil:
+		<-s.gone
+	default:
 		os.RemoveAll(s.dir)
 	}
+}
+
+// removeAside begins Remove in the background, once every staged file is
+// in the tree: what is left is the files they replaced (exchanged), whose
+// blocks are freed while the rewind checks its work.
+func (s *Staged) removeAside() {
+	if s == nil || s.gone != nil {
+		return
+	}
+	s.gone = make(chan struct{})
+	go func() {
+		os.RemoveAll(s.dir)
+		close(s.gone)
+	}()
 }
 
 // Write makes the working tree match the plan's target for the plan's
@@ -125,12 +146,14 @@ func writesOf(files []File) []File {
 func (a *Applier) Apply(ctx context.Context, p *Plan, st *Staged, safetyID string) error {
 	done, err := a.put(ctx, p.Files, st, "")
 	a.done = done
+	st.removeAside() // a failure puts back from files staged anew
 	if err == nil {
 		return nil
 	}
 	if len(done) == 0 {
 		// The first deletion or rename failed: there is nothing to put
 		// back, and saying so tells the person the tree is as it was.
+		a.closeTree()
 		return fault.Wrap(err, fault.FailedIO, "the rewind stopped before it changed anything")
 	}
 	return a.Revert(ctx, safetyID, err)
@@ -138,17 +161,17 @@ func (a *Applier) Apply(ctx context.Context, p *Plan, st *Staged, safetyID strin
 
 // Sync makes Apply's renames and deletions survive a power loss, with
 // what the caller wrote in the places also names (the checkpoint after a
-// rewind): one syncfs of each filesystem they are on (see touched.sync).
+// rewind): one syncfs of each filesystem they are on (see tree.sync).
 // Until then, a file renamed into place can come back as the old one
 // after the rewind was journaled as ended.
 func (a *Applier) Sync(also ...string) error {
 	defer a.Git.Phase("sync directories")()
-	root, err := openRoot(a.Top)
+	defer a.closeTree()
+	t, err := a.tree()
 	if err != nil {
 		return err
 	}
-	defer unix.Close(root)
-	if err := a.dirs.sync(root, also...); err != nil {
+	if err := t.sync(also...); err != nil {
 		return fmt.Errorf("cannot sync the directories written: %w", err)
 	}
 	return nil
@@ -179,6 +202,7 @@ func (a *Applier) writeBack(ctx context.Context, files []File) error {
 	if len(files) == 0 {
 		return nil
 	}
+	defer a.closeTree()
 	st, err := a.Stage(ctx, files)
 	defer st.Remove()
 	if err != nil {
@@ -212,16 +236,12 @@ func (a *Applier) put(ctx context.Context, files []File, st *Staged, stepPrefix 
 			writes = append(writes, f)
 		}
 	}
-	root, err := openRoot(a.Top)
+	t, err := a.tree()
 	if err != nil {
 		return nil, err
 	}
-	defer unix.Close(root)
 
 	defer a.Git.Phase("rename")()
-	if a.dirs == nil {
-		a.dirs = touched{}
-	}
 	// Deepest first, so a directory's files go before the directory.
 	slices.SortFunc(deletes, func(x, y File) int { return depth(y.Path) - depth(x.Path) })
 	emptied := map[string]bool{}
@@ -229,13 +249,12 @@ func (a *Applier) put(ctx context.Context, files []File, st *Staged, stepPrefix 
 		if err := fail("delete-" + strconv.Itoa(i)); err != nil {
 			return done, err
 		}
-		if err := removeFile(root, f.Path); a.inWay(err, f.Path) {
+		if err := removeFile(t, f.Path); a.inWay(err, f.Path) {
 			continue
 		} else if err != nil {
 			return done, fmt.Errorf("cannot delete %s: %w", f.Path, err)
 		}
 		done = append(done, f)
-		a.dirs.add(f.Path)
 		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
 			emptied[d] = true
 		}
@@ -246,7 +265,7 @@ func (a *Applier) put(ctx context.Context, files []File, st *Staged, stepPrefix 
 	}
 	slices.SortFunc(gone, func(x, y string) int { return depth(y) - depth(x) })
 	for _, d := range gone {
-		removeEmptyDir(root, d)
+		removeEmptyDir(t, d)
 	}
 	if err := fail("deleted"); err != nil {
 		return done, err
@@ -256,15 +275,32 @@ func (a *Applier) put(ctx context.Context, files []File, st *Staged, stepPrefix 
 		if err := fail("rename-" + strconv.Itoa(i)); err != nil {
 			return done, err
 		}
-		if err := renameInto(root, st.paths[f.Path], f.Path); a.inWay(err, f.Path) {
+		if err := renameInto(t, a.Staging, st.paths[f.Path], f.Path); a.inWay(err, f.Path) {
 			continue
 		} else if err != nil {
 			return done, fmt.Errorf("cannot write %s: %w", f.Path, err)
 		}
 		done = append(done, f)
-		a.dirs.add(f.Path)
 	}
 	return done, fail("renamed")
+}
+
+// tree is the working tree's directories the writes open, opened once
+// for all of them (see tree) and closed by Sync.
+func (a *Applier) tree() (*tree, error) {
+	if a.open == nil {
+		t, err := openTree(a.Top)
+		if err != nil {
+			return nil, err
+		}
+		a.open = t
+	}
+	return a.open, nil
+}
+
+func (a *Applier) closeTree() {
+	a.open.close()
+	a.open = nil
 }
 
 // syncStaged makes the staged files reach the disk; see Stage.
@@ -391,15 +427,14 @@ func (a *Applier) flatStaging(ctx context.Context, index string, writes []File) 
 func depth(p string) int { return strings.Count(p, "/") }
 
 // removeFile unlinks a file or symlink (never following it).
-func removeFile(root int, rel string) error {
-	fd, base, err := dirAt(root, rel, false)
+func removeFile(t *tree, rel string) error {
+	fd, base, err := t.at(rel, false)
 	if errors.Is(err, unix.ENOENT) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	defer unix.Close(fd)
 	err = unix.Unlinkat(fd, base, 0)
 	if errors.Is(err, unix.ENOENT) {
 		return nil
@@ -409,32 +444,75 @@ func removeFile(root int, rel string) error {
 
 // removeEmptyDir removes rel if it is an empty directory; a non-empty one
 // (holding ignored or new files) stays.
-func removeEmptyDir(root int, rel string) {
-	fd, base, err := dirAt(root, rel, false)
+func removeEmptyDir(t *tree, rel string) {
+	fd, base, err := t.at(rel, false)
 	if err != nil {
 		return
 	}
-	defer unix.Close(fd)
 	unix.Unlinkat(fd, base, unix.AT_REMOVEDIR)
 }
 
-// renameInto moves a staged file to rel with one rename, after making the
-// directories on its way. A directory in its place that holds nothing but
-// empty directories (git sees none of them, so no checkpoint holds them)
-// is removed first; one that holds anything else fails the rename.
-func renameInto(root int, staged, rel string) error {
-	fd, base, err := dirAt(root, rel, true)
-	if err != nil {
+// renameInto moves a staged file to rel in one step, after making the
+// directories on its way. A file at rel is exchanged with the staged one
+// (exchange) rather than renamed over: the path holds the old file or the
+// new one at every moment all the same, but the old file's blocks are
+// freed with the staging directory, off the path every file waits for,
+// where renaming over it freed them in the rename (about 150 us a file
+// here: docs/speed.md, "Old files leave with the staging directory").
+// A directory in its place that holds nothing but empty directories (git
+// sees none of them, so no checkpoint holds them) is removed first; one
+// that holds anything else fails the rename. A directory the tree held
+// that was removed since (ENOENT) is walked to again, from the top:
+// whatever took its place is then found, a symlink in the way included.
+func renameInto(t *tree, staging, staged, rel string) error {
+	for again := false; ; again = true {
+		fd, base, err := t.at(rel, true)
+		if err != nil {
+			return err
+		}
+		if ok, err := exchanged(staging, staged, fd, base); ok {
+			return err
+		}
+		err = unix.Renameat(unix.AT_FDCWD, staged, fd, base)
+		if errors.Is(err, unix.EISDIR) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
+			if removeEmptyTree(fd, base) == nil {
+				err = unix.Renameat(unix.AT_FDCWD, staged, fd, base)
+			}
+		}
+		if errors.Is(err, unix.ENOENT) && !again {
+			t.release(0)
+			continue
+		}
 		return err
 	}
-	defer unix.Close(fd)
-	err = unix.Renameat(unix.AT_FDCWD, staged, fd, base)
-	if errors.Is(err, unix.EISDIR) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
-		if removeEmptyTree(fd, base) == nil {
-			err = unix.Renameat(unix.AT_FDCWD, staged, fd, base)
-		}
+}
+
+// exchanged puts staged at name in dirfd by exchanging it with the file
+// there, and reports whether it did. What came out must be a file or a
+// symlink, which the staging directory's removal unlinks: a directory
+// swapped in at the path since the plan was made is exchanged back at
+// once and left to the rename, which removes it only when it holds
+// nothing but empty directories. Nothing at name, or a filesystem that
+// cannot exchange, is left to the rename too. Should the directory not go
+// back (its path taken again in between), it is moved out of the staging
+// directory (staging), whose removal would delete it, beside it in the
+// store, and the error says where.
+func exchanged(staging, staged string, dirfd int, name string) (bool, error) {
+	if exchange(staged, dirfd, name) != nil {
+		return false, nil
 	}
-	return err
+	var st unix.Stat_t
+	if err := unix.Lstat(staged, &st); err == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return true, nil
+	}
+	if exchange(staged, dirfd, name) == nil {
+		return false, nil
+	}
+	kept := filepath.Join(filepath.Dir(staging), fmt.Sprintf("kept-%d-%s", time.Now().UnixNano(), name))
+	if err := os.Rename(staged, kept); err != nil {
+		kept = staged
+	}
+	return true, fmt.Errorf("a directory took the place of %s while it was written; it is kept at %s", name, kept)
 }
 
 // removeEmptyTree removes the directory name of dirfd when it holds only

@@ -2,9 +2,11 @@ package restore
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -331,5 +333,84 @@ func TestStagePlainAgreesWithCheckout(t *testing.T) {
 	files = append(files, File{Path: ".gitattributes", Mode: "100644", OID: blob("*.txt filter=upper\n")})
 	if got := stage(true)["a/file.txt"].content; got != "TEXT\r\nLINE\n" {
 		t.Errorf("beside a .gitattributes asking for a smudge filter, the plain staging wrote %q", got)
+	}
+}
+
+// TestTreeHeldDirectorySwapped: the tree keeps the directories on the way
+// to the last file written; one removed and replaced by a symlink before
+// the next file in it is written is walked to again, found in the way,
+// and nothing is written where the symlink points.
+func TestTreeHeldDirectorySwapped(t *testing.T) {
+	f := newFixture(t, map[string]string{"d/a": "a", "d/b": "b"}, map[string]string{"d/a": "a", "d/b": "b"})
+	staged := filepath.Join(t.TempDir(), "staged")
+	tr, err := openTree(f.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.close()
+	writeFile(t, staged, "new a")
+	if err := renameInto(tr, filepath.Dir(staged), staged, "d/a"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.top, "d", "a")); string(b) != "new a" {
+		t.Fatalf("d/a = %q after the first write", b)
+	}
+	f.swapForSymlink(t, "d", map[string]string{"b": "outside b"})
+	writeFile(t, staged, "new b")
+	err = renameInto(tr, filepath.Dir(staged), staged, "d/b")
+	var iw *inWayError
+	if !errors.As(err, &iw) {
+		t.Fatalf("second write: %v, want the symlink in the way", err)
+	}
+	if got := readDir(t, f.outside); len(got) != 1 || got["b"] != "outside b" {
+		t.Errorf("the outside directory changed: %q", got)
+	}
+	// A new directory on the way is made once and its files reuse it.
+	for _, p := range []string{"e/f/1", "e/f/2", "e/g/3"} {
+		writeFile(t, staged, p)
+		if err := renameInto(tr, filepath.Dir(staged), staged, p); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(f.top, p)); string(b) != p {
+			t.Errorf("%s = %q", p, b)
+		}
+	}
+	if len(tr.held) != 2 || tr.held[1].path != "e/g" {
+		t.Errorf("held %v, want the way to e/g", tr.held)
+	}
+}
+
+// TestRenameIntoExchanges: a file in the way is exchanged with the staged
+// one, and the old file waits in the staging directory for its removal;
+// a directory in the way is never moved into the staging directory (whose
+// removal would delete what it holds): it stays, and the write fails.
+func TestRenameIntoExchanges(t *testing.T) {
+	f := newFixture(t, map[string]string{"d/a": "old a", "d/b/keep": "kept"}, map[string]string{"d/a": "old a", "d/b/keep": "kept"})
+	staging := filepath.Join(t.TempDir(), "staging")
+	staged := filepath.Join(staging, "rewind-1", "files", "0")
+	tr, err := openTree(f.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.close()
+	writeFile(t, staged, "new a")
+	if err := renameInto(tr, staging, staged, "d/a"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.top, "d", "a")); string(b) != "new a" {
+		t.Errorf("d/a = %q, want the staged file", b)
+	}
+	if b, err := os.ReadFile(staged); runtime.GOOS == "linux" && string(b) != "old a" {
+		t.Errorf("staging holds %q (%v), want the old file exchanged out", b, err)
+	}
+	writeFile(t, staged, "new b")
+	if err := renameInto(tr, staging, staged, "d/b"); err == nil {
+		t.Fatal("a directory holding a file was replaced")
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.top, "d", "b", "keep")); string(b) != "kept" {
+		t.Errorf("d/b/keep = %q, want it kept", b)
+	}
+	if b, _ := os.ReadFile(staged); string(b) != "new b" {
+		t.Errorf("staging holds %q, want the staged file back", b)
 	}
 }
