@@ -314,6 +314,18 @@ func (j *Journal) MaxTurn() int {
 	return n
 }
 
+// HasTurns reports whether any checkpoint record (reuse records too)
+// belongs to a turn, from what a look at each line found: decoding every
+// line to ask cost a rewind 4 ms of CPU beside its plan at 300 lines.
+func (j *Journal) HasTurns() bool {
+	for _, l := range j.lines {
+		if l.typ == EventCheckpoint && l.turn != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // TurnOf returns the turn of session's newest record that has one, or "".
 func (j *Journal) TurnOf(session string) string {
 	for i := len(j.lines) - 1; i >= 0; i-- {

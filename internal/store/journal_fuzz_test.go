@@ -70,6 +70,15 @@ func sameAsDecoded(t *testing.T, j, want *Journal) {
 	if j.MaxN() != want.MaxN() || j.MaxTurn() != want.MaxTurn() || !maps.Equal(j.Numbers(), want.Numbers()) {
 		t.Fatalf("max %d, turn %d, numbers %v; decoded: %d, %d, %v", j.MaxN(), j.MaxTurn(), j.Numbers(), want.MaxN(), want.MaxTurn(), want.Numbers())
 	}
+	turns := false // any checkpoint record of a turn, from decoded events
+	for _, ev := range want.All() {
+		if c := ev.Checkpoint; ev.Type == EventCheckpoint && c != nil && c.Turn != "" {
+			turns = true
+		}
+	}
+	if j.HasTurns() != turns {
+		t.Fatalf("has turns %v; decoded: %v", j.HasTurns(), turns)
+	}
 	for _, l := range want.lines {
 		if j.TurnOf(l.session) != want.TurnOf(l.session) {
 			t.Fatalf("session %q is in turn %q; decoded: %q", l.session, j.TurnOf(l.session), want.TurnOf(l.session))

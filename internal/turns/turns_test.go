@@ -162,7 +162,7 @@ func TestSubagentAfterStop(t *testing.T) {
 
 func TestManualOnlyAndBeforeTurns(t *testing.T) {
 	j := journal(rec{"k1", "manual", "", "", nil}, rec{"k2", "manual", "", "", nil})
-	if hasTurns(j) {
+	if j.HasTurns() {
 		t.Fatal("a journal of manual checkpoints has no turns")
 	}
 	check(t, j, "k1", "T1>T2:gap", "T2>S:gap")
@@ -174,6 +174,9 @@ func TestManualOnlyAndBeforeTurns(t *testing.T) {
 		rec{"k3", "manual", "", "", nil},
 		rec{"k4", "turn_end", "t1", "a", nil},
 	)
+	if !j.HasTurns() {
+		t.Fatal("a journal with a turn has none")
+	}
 	check(t, j, "k1", "T1>T2:gap", "T2>T3:turn", "T3>T4:turn", "T4>S:outside")
 }
 

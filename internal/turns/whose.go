@@ -154,16 +154,6 @@ func between(recs []*store.Record, spans map[string]*span, firstTurn, x, y, f in
 	return w
 }
 
-// hasTurns reports whether any checkpoint belongs to a turn.
-func hasTurns(j *store.Journal) bool {
-	for _, ev := range j.All() {
-		if c := ev.Checkpoint; c != nil && c.Turn != "" {
-			return true
-		}
-	}
-	return false
-}
-
 // Classify returns the classifier of a rewind from current (the tree now)
 // to target. Without any turn in the journal every path is unattributed
 // and git is not asked; otherwise one `git diff-tree --stdin` lists what
@@ -181,7 +171,7 @@ func ClassifyBetween(ctx context.Context, r *git.Runner, j *store.Journal, from,
 }
 
 func classify(ctx context.Context, r *git.Runner, j *store.Journal, target, end *store.Record, current string) (restore.Classifier, error) {
-	if !hasTurns(j) {
+	if !j.HasTurns() {
 		return func(string) string { return ClassUnattributed }, nil
 	}
 	ws := windows(j, target, end, current)
