@@ -18,9 +18,10 @@ import (
 // its own checkpoint and the others' as one group (one update-ref for
 // all of them, every commit in the group's pack: no commit-tree) and
 // answers them, and the answered hooks run no git process at all (their
-// discovery and configuration are kept in the store). A request whose holder claimed it and died unanswered is
-// taken by its own hook. Left-over queue files of a dead process an hour
-// old are removed. Real hook processes throughout.
+// discovery and configuration are kept in the store). A request whose
+// holder claimed it and died unanswered is taken by its own hook.
+// Left-over queue files of a dead process an hour old are removed. Real
+// hook processes throughout.
 func TestHookQueue(t *testing.T) {
 	const calls = 5
 	env := gitEnv(t, "GIT_CHECKPOINT_TRACE=1")

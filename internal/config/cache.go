@@ -64,6 +64,7 @@ type Cache struct {
 	top, gitDir string // the guessed repository's
 	stamp       cacheStamp
 	repoStamp   repoStamp
+	head        string // the HEAD file as repoStamp was taken
 	now         time.Time
 	// file is what the store held when the cache was made, if it was
 	// well formed.
@@ -129,12 +130,12 @@ type cacheFile struct {
 // then differs from the stamp, and is read again.
 func NewCache(top, gitDir string, env []string, now time.Time) *Cache {
 	c := &Cache{
-		top:       top,
-		gitDir:    gitDir,
-		stamp:     cacheStamp{Env: envHash(env), Files: stampFiles(configFiles(gitDir, env))},
-		repoStamp: stampRepo(top, gitDir, env),
-		now:       now,
+		top:    top,
+		gitDir: gitDir,
+		stamp:  cacheStamp{Env: envHash(env), Files: stampFiles(configFiles(gitDir, env))},
+		now:    now,
 	}
+	c.repoStamp, c.head = stampRepo(top, gitDir, env)
 	var f cacheFile
 	if b, err := os.ReadFile(c.path()); err == nil && json.Unmarshal(b, &f) == nil && f.Version == cacheVersion {
 		c.file = &f
@@ -251,15 +252,14 @@ func (c *Cache) keepRepo(repo *git.Repo) bool {
 	}) {
 		return false
 	}
-	head, err := os.ReadFile(filepath.Join(c.gitDir, "HEAD"))
-	if err != nil {
+	if c.head == "" {
 		return false
 	}
-	target, symbolic := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
+	target, symbolic := headRef(c.head)
 	if !symbolic {
 		return repo.Branch == "" && target == repo.Head
 	}
-	if target != repo.Branch || !strings.HasPrefix(target, "refs/") {
+	if target != repo.Branch {
 		return false
 	}
 	loose, err := os.ReadFile(filepath.Join(c.gitDir, filepath.FromSlash(target)))
@@ -267,11 +267,16 @@ func (c *Cache) keepRepo(repo *git.Repo) bool {
 }
 
 // stampRepo stamps what discovery in top, whose git directory is gitDir,
-// finds the repository and HEAD by (see Repo).
-func stampRepo(top, gitDir string, env []string) repoStamp {
+// finds the repository and HEAD by (see Repo), and returns the HEAD file
+// as it read it ("" when it could not), which keepRepo compares with
+// git's answer, so that what is kept agrees with the HEAD the stamp
+// describes (and HEAD is read once).
+func stampRepo(top, gitDir string, env []string) (repoStamp, string) {
 	files := []string{filepath.Join(gitDir, "HEAD"), filepath.Join(gitDir, "packed-refs"), filepath.Join(gitDir, "reftable")}
-	if head, err := os.ReadFile(filepath.Join(gitDir, "HEAD")); err == nil {
-		if target, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: "); ok && strings.HasPrefix(target, "refs/") {
+	head := ""
+	if b, err := os.ReadFile(filepath.Join(gitDir, "HEAD")); err == nil {
+		head = string(b)
+		if target, ok := headRef(head); ok {
 			files = append(files, filepath.Join(gitDir, filepath.FromSlash(target)))
 		}
 	}
@@ -285,7 +290,14 @@ func stampRepo(top, gitDir string, env []string) repoStamp {
 		}
 		owners = append(owners, o)
 	}
-	return repoStamp{Env: repoEnv(env), Files: stampFiles(files), Owners: owners}
+	return repoStamp{Env: repoEnv(env), Files: stampFiles(files), Owners: owners}, head
+}
+
+// headRef reads a HEAD file: the ref it names (symbolic, under refs/), or
+// else its content, a detached HEAD's commit.
+func headRef(head string) (target string, symbolic bool) {
+	target, symbolic = strings.CutPrefix(strings.TrimSpace(head), "ref: ")
+	return target, symbolic && strings.HasPrefix(target, "refs/")
 }
 
 // repoEnv is what, beside the variables that make the cache unused

@@ -50,13 +50,7 @@ func copyModule(t *testing.T, src, dst string) {
 // reads the archive: the files a release holds, one time, owner root,
 // no build directory inside the binaries, and binaries that run.
 func TestReproducible(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binaries twice")
-	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
+	goCmd := goCommand(t, "builds the binaries twice")
 	src, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -205,13 +199,7 @@ func readArchive(t *testing.T, path string, at time.Time) map[string][]byte {
 // and a release that does not build for one is found only here (go vet
 // type-checks without linking, so one architecture per system does).
 func TestEveryTargetCompiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("type-checks the module once per operating system")
-	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
+	goCmd := goCommand(t, "type-checks the module once per operating system")
 	seen := map[string]bool{runtime.GOOS: true}
 	for _, target := range Targets {
 		if seen[target.OS] {
@@ -225,4 +213,18 @@ func TestEveryTargetCompiles(t *testing.T) {
 			t.Errorf("%s: go vet ./...: %v\n%s", target, err, out)
 		}
 	}
+}
+
+// goCommand is the go command for a test that builds with it, which
+// skips, saying why, in -short mode (what it costs) or without one.
+func goCommand(t *testing.T, costs string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(costs)
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	return goCmd
 }

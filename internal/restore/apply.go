@@ -167,11 +167,7 @@ func (a *Applier) Apply(ctx context.Context, p *Plan, st *Staged, safetyID strin
 func (a *Applier) Sync(also ...string) error {
 	defer a.Git.Phase("sync directories")()
 	defer a.closeTree()
-	t, err := a.tree()
-	if err != nil {
-		return err
-	}
-	if err := t.sync(also...); err != nil {
+	if err := a.open.sync(also...); err != nil {
 		return fmt.Errorf("cannot sync the directories written: %w", err)
 	}
 	return nil

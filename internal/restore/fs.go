@@ -25,10 +25,9 @@ import (
 // It also keeps a directory of each filesystem a write reached, which
 // sync syncs.
 type tree struct {
-	root    int
-	rootDev bool           // the top's filesystem is in devs
-	held    []heldDir      // the directories on the way to the last one reached, top first
-	devs    map[uint64]int // a directory on each filesystem reached, for sync
+	root int
+	held []heldDir      // the directories on the way to the last one reached, top first
+	devs map[uint64]int // a directory on each filesystem reached, for sync
 }
 
 type heldDir struct {
@@ -75,11 +74,10 @@ func (t *tree) at(rel string, create bool) (fd int, base string, err error) {
 		n++
 	}
 	t.release(n)
-	if !t.rootDev {
+	if len(t.devs) == 0 { // the top is reached first
 		if err := t.reached(t.root); err != nil {
 			return -1, "", err
 		}
-		t.rootDev = true
 	}
 	fd = t.root
 	if n > 0 {

@@ -17,7 +17,7 @@ import (
 // changes its directory and, where it makes or removes a directory, the
 // one above: every one of them was opened on the write's way, so its
 // filesystem is among those the tree noted (reached), whatever has been
-// swapped in at its path since.
+// swapped in at its path since. A nil tree reached none.
 func (t *tree) sync(also ...string) error {
 	seen := map[uint64]bool{}
 	syncfs := func(fd int) error {
@@ -29,9 +29,11 @@ func (t *tree) sync(also ...string) error {
 		}
 		return err
 	}
-	for _, fd := range t.devs {
-		if err := syncfs(fd); err != nil {
-			return err
+	if t != nil {
+		for _, fd := range t.devs {
+			if err := syncfs(fd); err != nil {
+				return err
+			}
 		}
 	}
 	for _, dir := range also {
