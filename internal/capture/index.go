@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -58,6 +59,12 @@ type indexState struct {
 	// Monitor is what the last scan through a file system monitor saw,
 	// which can spare the next capture its scan (monitor.go).
 	Monitor *monitorState `json:"monitor,omitempty"`
+
+	// read is the file this state was decoded from, while the file still
+	// holds it: a capture that changed nothing saves the same bytes, and
+	// saveState then writes nothing (a write and a rename are half a
+	// millisecond of a clean capture of a small tree).
+	read []byte
 }
 
 // drop notes a path a capture removes from the private index (Dropped),
@@ -100,6 +107,9 @@ func (c *Capturer) loadState() *indexState {
 	} else {
 		c.state = nil
 		b, err = os.ReadFile(c.Store.Path("index.state"))
+		if err == nil {
+			st.read = b
+		}
 	}
 	if err == nil {
 		if json.Unmarshal(b, st) != nil {
@@ -127,6 +137,7 @@ func (c *Capturer) forget(st *indexState) error {
 	if st.Tree == "" && st.Result == "" && len(st.Pending) == 0 {
 		return nil
 	}
+	st.read = nil // the file is about to hold another state
 	blank := *st
 	blank.Tree, blank.Result, blank.Pending = "", "", nil
 	b, err := json.Marshal(&blank)
@@ -160,6 +171,10 @@ func (c *Capturer) saveState(st *indexState) error {
 		return err
 	}
 	c.state = nil
+	if bytes.Equal(b, st.read) {
+		return nil // the file holds it already
+	}
+	st.read = nil
 	return writeFileAtomic(c.Store.Path("index.state"), b)
 }
 
