@@ -12,7 +12,7 @@ import (
 )
 
 // A rewind's safety checkpoint is the snapshot its scan takes, whose new
-// blobs and trees the scan hands to `git index-pack` aside while the
+// blobs and trees the scan packs aside (git.Runner.WritePack) while the
 // rewind plans and stages (WriteAside). Its commit was then one more
 // process, commit-tree, started only once git had the trees, on the path
 // that every write to the tree waits for: 8-12 ms of a rewind of 100

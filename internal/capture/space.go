@@ -11,7 +11,8 @@ import (
 // dropTempObjects removes the temporary object files git left in the
 // object directory since start. A git that runs out of space while it
 // writes an object dies and leaves its partly written tmp_obj_* file (or
-// pack/tmp_pack_*, tmp_idx_* for a pack, which index-pack writes), which
+// pack/tmp_pack_*, tmp_idx_* for a pack index-pack writes; a pack
+// written here removes its own), which
 // holds the space that was left: every later write fails too, the hook's
 // own log and failure record among them, until `git prune` removes it two
 // weeks later. A capture that failed on a full disk so gives that space

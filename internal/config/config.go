@@ -60,6 +60,10 @@ type Config struct {
 	// defaults where the file system has both): the mode git gives a
 	// file follows from its own stat data, not from the index's entry.
 	StatModes bool
+	// Shared is core.sharedRepository set to share the repository with a
+	// group or everyone: git alone writes its object files, with the
+	// permissions that asks for.
+	Shared bool
 }
 
 // Default returns the design's defaults.
@@ -82,7 +86,7 @@ func Default() Config {
 
 // keys is what Load asks git for: the settings, and the includes, which
 // say the configuration comes from files a Cache cannot name.
-const keys = `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|filemode|symlinks)$|extensions\.partialclone$|include(if\..*)?\.path$)`
+const keys = `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|filemode|symlinks|sharedrepository)$|extensions\.partialclone$|include(if\..*)?\.path$)`
 
 // isInclude reports whether e is an include.path or includeIf.*.path.
 func isInclude(e git.ConfigEntry) bool {
@@ -126,6 +130,12 @@ func parse(entries []git.ConfigEntry) (Config, error) {
 			// a bool is taken as off, the safe side.
 			on, err := ParseBool(v)
 			modes[k] = on && err == nil
+			continue
+		case "core.sharedrepository":
+			// false and umask leave permissions to the umask, as does an
+			// unset value; anything else shares (group, all, 0660...).
+			off, err := ParseBool(v)
+			c.Shared = !(strings.EqualFold(v, "umask") || (err == nil && !off))
 			continue
 		case "extensions.partialclone":
 			c.PartialClone = v != ""

@@ -3,9 +3,9 @@ package git
 import "sync"
 
 // Aside runs a command's writes in the background while it goes on with
-// work that does not need them: a rewind's scan hands its new objects to
-// `git index-pack` aside, and plans and stages its files from the trees
-// it holds (Trees) while git writes them, where it waited for git first
+// work that does not need them: a rewind's scan has its new objects
+// packed aside (WritePack), and plans and stages its files from the trees
+// it holds (Trees) while they are written, where it waited for git first
 // (docs/speed.md, "Waiting hooks in one group, writes aside"). Every git
 // process a Runner starts afterwards waits for the work aside to end
 // (Settle), but for those that ask only for objects that were in the

@@ -7,42 +7,72 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"hash/adler32"
+	"hash/crc32"
+	"path/filepath"
 )
 
 // packTypes are the type numbers of a pack's object headers.
 var packTypes = map[string]byte{"commit": 1, "tree": 2, "blob": 3}
 
 // WritePack stores objs (their Type, "blob", "tree" or "commit", and
-// Body; the ID is git's to give) in one new pack of the repository, by
-// feeding `git index-pack --stdin` a pack built here: version 2, every
-// object whole, at zlib's fastest level like the loose objects the pinned
+// Body) in one new pack of the repository: version 2, every object
+// whole, at zlib's fastest level like the loose objects the pinned
 // core.looseCompression writes, or stored when small (see encodePack).
 // Storing a hundred new objects loose creates a hundred files (create,
 // write, link, unlink each: 0.3-1 ms apiece on a busy disk); a pack is
-// two. git hashes each object as it indexes it, but does not check it
-// (--fsck-objects would, and would also refuse content git itself
-// commits, such as a .gitmodules whose url starts with a dash): the
-// caller gives well-formed objects, as mktree and update-index would
-// write them (capture's TestEncodeTreeAgreesWithMktree).
+// two.
+//
+// Where the runner knows the object directory (Objects), the pack and
+// its index are written here (pack.store), as git's own pack writers
+// (pack-objects, fast-import) write theirs: each object is named by the
+// hash of the bytes packed, and an ID the caller gave that differs is an
+// error. Otherwise `git index-pack --stdin` is fed the pack and names
+// the objects. Neither checks the objects (--fsck-objects would, and
+// would also refuse content git itself commits, such as a .gitmodules
+// whose url starts with a dash): the caller gives well-formed objects,
+// as mktree and update-index would write them (capture's
+// TestEncodeTreeAgreesWithMktree).
 //
 // git would fsync the pack and its index (core.fsync's default); it
 // does not fsync loose objects, and a capture syncs the filesystem after
 // its ref (see docs/fault-safety.md) for both alike, so the pack is not
 // synced twice. sha256 is the repository's hash function.
 func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) error {
-	pack, err := encodePack(objs, sha256)
+	p, err := encodePack(objs, sha256)
 	if err != nil {
 		return err
+	}
+	if r.Objects != "" && len(p.data) < maxStored {
+		end := r.Phase("pack")
+		defer end()
+		return p.store(filepath.Join(r.Objects, "pack"))
 	}
 	_, err = r.Run(ctx, Cmd{
 		Args:   []string{"index-pack", "--stdin"},
 		Older:  true, // it may be the work aside, and reads no new object
 		Config: []string{"core.fsync=-pack,-pack-metadata"},
-		Stdin:  pack,
+		Stdin:  p.data,
 	})
 	return err
+}
+
+// maxStored is the size of the largest pack pack.store writes; a larger
+// one goes to git index-pack. A capture adds at most
+// checkpoint.maxTotalBytes (512 MiB by default).
+const maxStored = 1<<31 - 1
+
+// A pack is the bytes of a pack file and, for its index, each object's
+// name, offset in the file and the CRC-32 of its entry there.
+type pack struct {
+	data    []byte
+	newHash func() hash.Hash
+	ids     [][]byte
+	offsets []uint64
+	crcs    []uint32
 }
 
 // encodePack builds a pack of objs: "PACK", version 2 and the count, each
@@ -51,8 +81,9 @@ func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) erro
 // uncompressed (storedStream): a tree of 20 entries is mostly raw ids,
 // which zlib shrinks by a quarter for about 70 us of Go's zlib per
 // stream, whatever its size (a Huffman table of its own). The others are
-// compressed at zlib's fastest level (compressAll).
-func encodePack(objs []Object, useSHA256 bool) ([]byte, error) {
+// compressed at zlib's fastest level (compressAll). Each object is named
+// by the hash of its type, size and body, which an ID given must match.
+func encodePack(objs []Object, useSHA256 bool) (*pack, error) {
 	streams := make([][]byte, len(objs))
 	var large []int
 	for i, o := range objs {
@@ -65,10 +96,12 @@ func encodePack(objs []Object, useSHA256 bool) ([]byte, error) {
 	if err := compressAll(objs, large, streams); err != nil {
 		return nil, err
 	}
-	h := sha1.New()
+	p := &pack{newHash: sha1.New, ids: make([][]byte, len(objs)),
+		offsets: make([]uint64, len(objs)), crcs: make([]uint32, len(objs))}
 	if useSHA256 {
-		h = sha256.New()
+		p.newHash = sha256.New
 	}
+	h := p.newHash()
 	size := 12 + h.Size()
 	headers := make([][]byte, len(objs))
 	for i, o := range objs {
@@ -78,18 +111,28 @@ func encodePack(objs []Object, useSHA256 bool) ([]byte, error) {
 		}
 		headers[i] = objectHeader(kind, uint64(len(o.Body)))
 		size += len(headers[i]) + len(streams[i])
+		oh := p.newHash()
+		fmt.Fprintf(oh, "%s %d\x00", o.Type, len(o.Body))
+		oh.Write(o.Body)
+		p.ids[i] = oh.Sum(nil)
+		if o.ID != "" && o.ID != hex.EncodeToString(p.ids[i]) {
+			return nil, fmt.Errorf("%s %s holds what git names %x", o.Type, o.ID, p.ids[i])
+		}
 	}
 	b := bytes.NewBuffer(make([]byte, 0, size))
 	b.WriteString("PACK")
 	binary.Write(b, binary.BigEndian, uint32(2))
 	binary.Write(b, binary.BigEndian, uint32(len(objs)))
 	for i := range objs {
+		p.offsets[i] = uint64(b.Len())
 		b.Write(headers[i])
 		b.Write(streams[i])
+		p.crcs[i] = crc32.ChecksumIEEE(b.Bytes()[p.offsets[i]:])
 	}
 	h.Write(b.Bytes())
 	b.Write(h.Sum(nil))
-	return b.Bytes(), nil
+	p.data = b.Bytes()
+	return p, nil
 }
 
 // storedMax is the size under which an object is stored uncompressed.

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"context"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -15,51 +16,83 @@ import (
 
 // TestWritePack stores blobs of sizes on both sides of each boundary of a
 // pack entry's size header and of storedMax (stored or compressed), and
-// a tree naming them, in one pack, in a
-// SHA-1 and a SHA-256 repository; git must read back every object's
-// body under the id git gives it, from a pack and not loose.
+// a tree naming them, in one pack, in a SHA-1 and a SHA-256 repository,
+// through git index-pack and written here: git must read back every
+// object's body under the id git gives it, from a pack and not loose,
+// and find the pack and its index sound.
 func TestWritePack(t *testing.T) {
 	for _, format := range []string{"sha1", "sha256"} {
-		t.Run(format, func(t *testing.T) {
-			repo := gittest.NewRepo(t)
-			repo.Git("init", "-q", "--object-format="+format, "--bare", "objects.git")
-			r := &Runner{Dir: filepath.Join(repo.Dir, "objects.git"), Env: repo.Env}
-			ctx := context.Background()
-			var objs []Object
-			var ids []string
-			var tree bytes.Buffer
-			for i, size := range []int{0, 1, 15, 16, storedMax - 1, storedMax, 2047, 2048, 1<<18 - 1, 1 << 18, 3 << 20} {
-				body := bytes.Repeat([]byte{byte('a' + i)}, size)
-				objs = append(objs, Object{Type: "blob", Body: body})
-				out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "-t", "blob", "--stdin"}, Stdin: body})
-				if err != nil {
+		for _, here := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/here=%v", format, here), func(t *testing.T) {
+				repo := gittest.NewRepo(t)
+				repo.Git("init", "-q", "--object-format="+format, "--bare", "objects.git")
+				r := &Runner{Dir: filepath.Join(repo.Dir, "objects.git"), Env: repo.Env}
+				if here {
+					r.Objects = filepath.Join(r.Dir, "objects")
+				}
+				ctx := context.Background()
+				var objs []Object
+				var ids []string
+				var tree bytes.Buffer
+				for i, size := range []int{0, 1, 15, 16, storedMax - 1, storedMax, 2047, 2048, 1<<18 - 1, 1 << 18, 3 << 20} {
+					body := bytes.Repeat([]byte{byte('a' + i)}, size)
+					out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "-t", "blob", "--stdin"}, Stdin: body})
+					if err != nil {
+						t.Fatal(err)
+					}
+					ids = append(ids, strings.TrimSpace(string(out)))
+					id := ids[i]
+					if i%2 == 0 {
+						id = "" // named by the pack's writer
+					}
+					objs = append(objs, Object{ID: id, Type: "blob", Body: body})
+				}
+				for i, id := range ids {
+					raw := decodeHex(t, id)
+					tree.WriteString("100644 f" + string(rune('a'+i)) + "\x00")
+					tree.Write(raw)
+				}
+				objs = append(objs, Object{Type: "tree", Body: tree.Bytes()})
+				if err := r.WritePack(ctx, objs, format == "sha256"); err != nil {
 					t.Fatal(err)
 				}
-				ids = append(ids, strings.TrimSpace(string(out)))
-			}
-			for i, id := range ids {
-				raw := decodeHex(t, id)
-				tree.WriteString("100644 f" + string(rune('a'+i)) + "\x00")
-				tree.Write(raw)
-			}
-			objs = append(objs, Object{Type: "tree", Body: tree.Bytes()})
-			if err := r.WritePack(ctx, objs, format == "sha256"); err != nil {
-				t.Fatal(err)
-			}
-			for i, id := range ids {
-				out, err := r.Run(ctx, Cmd{Args: []string{"cat-file", "blob", id}})
-				if err != nil {
-					t.Fatalf("blob %d: %v", i, err)
+				for i, id := range ids {
+					out, err := r.Run(ctx, Cmd{Args: []string{"cat-file", "blob", id}})
+					if err != nil {
+						t.Fatalf("blob %d: %v", i, err)
+					}
+					if !bytes.Equal(out, objs[i].Body) {
+						t.Fatalf("blob %d: read back %d bytes, stored %d", i, len(out), len(objs[i].Body))
+					}
 				}
-				if !bytes.Equal(out, objs[i].Body) {
-					t.Fatalf("blob %d: read back %d bytes, stored %d", i, len(out), len(objs[i].Body))
+				listed := run(t, r, "count-objects", "-v")
+				if !strings.Contains(listed, "count: 0\n") || !strings.Contains(listed, "in-pack: 12\n") ||
+					!strings.Contains(listed, "garbage: 0\n") {
+					t.Fatalf("count-objects says:\n%s\nwant 12 objects in a pack, none loose, no garbage", listed)
 				}
-			}
-			listed := run(t, r, "count-objects", "-v")
-			if !strings.Contains(listed, "count: 0\n") || !strings.Contains(listed, "in-pack: 12\n") {
-				t.Fatalf("count-objects says:\n%s\nwant 12 objects in a pack, none loose", listed)
-			}
-		})
+				idx, _ := filepath.Glob(filepath.Join(r.Dir, "objects", "pack", "pack-*.idx"))
+				if len(idx) != 1 {
+					t.Fatalf("pack indexes: %q, want one", idx)
+				}
+				run(t, r, "verify-pack", idx[0])
+				run(t, r, "fsck", "--strict", "--no-dangling")
+			})
+		}
+	}
+}
+
+// TestWritePackRefusesAWrongName: an object whose ID is not the hash of
+// its body is not stored under either.
+func TestWritePackRefusesAWrongName(t *testing.T) {
+	repo := gittest.NewRepo(t)
+	r := &Runner{Dir: repo.Dir, Env: repo.Env, Objects: filepath.Join(repo.Dir, ".git", "objects")}
+	wrong := strings.Repeat("ab", 20)
+	err := r.WritePack(context.Background(), []Object{{ID: wrong, Type: "blob", Body: []byte("x\n")}}, false)
+	if err == nil || !strings.Contains(err.Error(), wrong) {
+		t.Fatalf("WritePack of a blob under another name: %v", err)
+	}
+	if packs, _ := filepath.Glob(filepath.Join(r.Objects, "pack", "*")); len(packs) > 0 {
+		t.Fatalf("left in the pack directory: %q", packs)
 	}
 }
 

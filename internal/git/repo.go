@@ -170,6 +170,22 @@ func MovedByEnv(env []string) bool {
 	return false
 }
 
+// ObjectDir is repo's object directory, where WritePack may write packs
+// itself: "" when GIT_OBJECT_DIRECTORY moves it, or when shared (the
+// configuration's core.sharedRepository) asks for permissions that git
+// alone gives its files.
+func ObjectDir(env []string, repo *Repo, shared bool) string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GIT_OBJECT_DIRECTORY=") {
+			return ""
+		}
+	}
+	if shared {
+		return ""
+	}
+	return filepath.Join(repo.CommonDir, "objects")
+}
+
 // GuessRepository finds the first directory from dir up that holds a
 // `.git` entry, as git's discovery does, and returns it (symlinks
 // resolved, as rev-parse --show-toplevel gives it) with its git

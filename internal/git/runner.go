@@ -70,6 +70,10 @@ type Runner struct {
 	// Aside, when set, runs writes in the background (see Aside); every
 	// process waits for them but those that set Cmd.Older.
 	Aside *Aside
+	// Objects, when set, is the repository's object directory, where
+	// WritePack writes its packs itself; git index-pack writes them
+	// otherwise (see ObjectDir).
+	Objects string
 	// refs, while OpenRefs holds it open, is the update-ref that UpdateRef
 	// asks instead of starting one.
 	refs *refSession
