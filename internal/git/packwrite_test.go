@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -93,6 +94,22 @@ func TestWritePackRefusesAWrongName(t *testing.T) {
 	}
 	if packs, _ := filepath.Glob(filepath.Join(r.Objects, "pack", "*")); len(packs) > 0 {
 		t.Fatalf("left in the pack directory: %q", packs)
+	}
+}
+
+// TestWritePackMakesThePackDirectory: a repository without
+// objects/pack gets one, as git index-pack would make it.
+func TestWritePackMakesThePackDirectory(t *testing.T) {
+	repo := gittest.NewRepo(t)
+	r := &Runner{Dir: repo.Dir, Env: repo.Env, Objects: filepath.Join(repo.Dir, ".git", "objects")}
+	if err := os.RemoveAll(filepath.Join(r.Objects, "pack")); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WritePack(context.Background(), []Object{{Type: "blob", Body: []byte("x\n")}}, false); err != nil {
+		t.Fatal(err)
+	}
+	if listed := run(t, r, "count-objects", "-v"); !strings.Contains(listed, "in-pack: 1\n") {
+		t.Fatalf("count-objects says:\n%s\nwant the blob in a pack", listed)
 	}
 }
 
