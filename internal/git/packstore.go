@@ -92,7 +92,9 @@ func (p *pack) index(packSum []byte) []byte {
 }
 
 // writeTemp writes data to a new read-only file in dir whose name starts
-// with prefix, and returns its path.
+// with prefix, and returns its path. Not os.CreateTemp: its files are
+// made 0600, and a chmod after would give 0444 whatever the umask, where
+// git's are 0444 under it.
 func writeTemp(dir, prefix string, data []byte) (string, error) {
 	for try := 0; ; try++ {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))

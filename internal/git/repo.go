@@ -160,14 +160,7 @@ func (r *Repo) Operation() string {
 // work tree other than the one discovery from the directory finds, or
 // changes how far up it looks.
 func MovedByEnv(env []string) bool {
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM":
-			return true
-		}
-	}
-	return false
+	return setIn(env, "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM")
 }
 
 // ObjectDir is repo's object directory, where WritePack may write packs
@@ -175,12 +168,7 @@ func MovedByEnv(env []string) bool {
 // configuration's core.sharedRepository) asks for permissions that git
 // alone gives its files.
 func ObjectDir(env []string, repo *Repo, shared bool) string {
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "GIT_OBJECT_DIRECTORY=") {
-			return ""
-		}
-	}
-	if shared {
+	if shared || setIn(env, "GIT_OBJECT_DIRECTORY") {
 		return ""
 	}
 	return filepath.Join(repo.CommonDir, "objects")

@@ -135,17 +135,22 @@ func without(env []string, names []string) []string {
 	return out
 }
 
+// setIn reports whether env sets any of the variables names.
+func setIn(env []string, names ...string) bool {
+	for _, kv := range env {
+		if name, _, _ := strings.Cut(kv, "="); slices.Contains(names, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // Anchor returns env with GIT_DIR and GIT_WORK_TREE, when the caller set
 // either, made absolute from what Discover found. A relative GIT_DIR is
 // relative to where the command started, but every later call runs at
 // the top of the tree, where it would name another directory or none.
 func Anchor(env []string, repo *Repo) []string {
-	set := false
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		set = set || name == "GIT_DIR" || name == "GIT_WORK_TREE"
-	}
-	if !set {
+	if !setIn(env, "GIT_DIR", "GIT_WORK_TREE") {
 		return env
 	}
 	return append(without(env, []string{"GIT_DIR", "GIT_WORK_TREE"}),

@@ -20,20 +20,12 @@ import (
 // swapped in at its path since. A nil tree reached none.
 func (t *tree) sync(also ...string) error {
 	seen := map[uint64]bool{}
-	syncfs := func(fd int) error {
-		var st unix.Stat_t
-		err := unix.Fstat(fd, &st)
-		if err == nil && !seen[uint64(st.Dev)] {
-			seen[uint64(st.Dev)] = true
-			err = durable.SyncFSOf(fd)
-		}
-		return err
-	}
 	if t != nil {
-		for _, fd := range t.devs {
-			if err := syncfs(fd); err != nil {
+		for dev, fd := range t.devs {
+			if err := durable.SyncFSOf(fd); err != nil {
 				return err
 			}
+			seen[dev] = true
 		}
 	}
 	for _, dir := range also {
@@ -41,7 +33,11 @@ func (t *tree) sync(also ...string) error {
 		if err != nil {
 			return err
 		}
-		err = syncfs(fd)
+		var st unix.Stat_t
+		if err = unix.Fstat(fd, &st); err == nil && !seen[uint64(st.Dev)] {
+			seen[uint64(st.Dev)] = true
+			err = durable.SyncFSOf(fd)
+		}
 		unix.Close(fd)
 		if err != nil {
 			return err
