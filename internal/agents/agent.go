@@ -48,7 +48,7 @@ type Agent struct {
 	// resume continues the conversation of recs[end], the last turn end
 	// of its session at or before a rewind's target, or returns nil when
 	// it cannot do so faithfully. Nil: the agent offers no way.
-	resume func(recs []*store.Record, end int) *Resume
+	resume func(recs store.Records, end int) *Resume
 	// carried says its conversation can travel with a store's
 	// checkpoints (push --with-conversation; carry.go).
 	carried bool

@@ -103,10 +103,11 @@ func claudeSettings(scope string, env Env) string {
 // claudeResume forks the session at the last line of the turn that ended:
 // Claude Code forks a session at any transcript line, leaving the
 // original as it is.
-func claudeResume(recs []*store.Record, end int) *Resume {
-	if recs[end].TranscriptAt == "" {
+func claudeResume(recs store.Records, end int) *Resume {
+	r := recs.Get(end)
+	if r.TranscriptAt == "" {
 		return nil
 	}
-	return &Resume{Agent: Claude, Command: "claude --resume " + shellWord(recs[end].Session) +
-		" --resume-session-at " + shellWord(recs[end].TranscriptAt) + " --fork-session"}
+	return &Resume{Agent: Claude, Command: "claude --resume " + shellWord(r.Session) +
+		" --resume-session-at " + shellWord(r.TranscriptAt) + " --fork-session"}
 }

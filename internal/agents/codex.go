@@ -80,13 +80,11 @@ const codexTrust = "Codex runs hooks only once they are trusted: start 'codex' i
 
 // codexResume forks the whole session (`codex fork S`), which is faithful
 // only when no later turn of that session started.
-func codexResume(recs []*store.Record, end int) *Resume {
-	for _, r := range recs[end+1:] {
-		if r.Session == recs[end].Session && r.Reason == store.ReasonTurnStart {
-			return nil
-		}
+func codexResume(recs store.Records, end int) *Resume {
+	if startedAfter(recs, end) {
+		return nil
 	}
-	return &Resume{Agent: Codex, Command: "codex fork " + shellWord(recs[end].Session)}
+	return &Resume{Agent: Codex, Command: "codex fork " + shellWord(recs.Session(end))}
 }
 
 // codexNotify reads Codex's notify call: the JSON is the last argument

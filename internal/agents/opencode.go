@@ -62,13 +62,11 @@ func openCodePluginPath(scope string, env Env) string {
 
 // openCodeResume forks the whole session, which is faithful only when
 // no later turn of that session started.
-func openCodeResume(recs []*store.Record, end int) *Resume {
-	for _, r := range recs[end+1:] {
-		if r.Session == recs[end].Session && r.Reason == store.ReasonTurnStart {
-			return nil
-		}
+func openCodeResume(recs store.Records, end int) *Resume {
+	if startedAfter(recs, end) {
+		return nil
 	}
-	return &Resume{Agent: OpenCode, Command: "opencode --session " + shellWord(recs[end].Session) + " --fork"}
+	return &Resume{Agent: OpenCode, Command: "opencode --session " + shellWord(recs.Session(end)) + " --fork"}
 }
 
 // openCodeArgs is the tool call's arguments in the input of OpenCode's

@@ -24,38 +24,36 @@ func ResumeAt(j *store.Journal, target *store.Record) *Resume {
 	// The last record naming the target: a checkpoint is reused while
 	// the files stay the same (across a Stop and the next prompt, say),
 	// and the conversation is resumed at the latest point that matches
-	// them.
-	var recs []*store.Record
+	// them. Each record's session and agent are known without decoding
+	// it (store.Records): only the records of the session to resume are.
+	recs := j.Records()
 	at := -1
-	for _, ev := range j.All() {
-		if c := ev.Checkpoint; c != nil {
-			if c.ID == target.ID {
-				at = len(recs)
-			}
-			recs = append(recs, c)
+	for i := recs.Len() - 1; i >= 0 && at < 0; i-- {
+		if recs.Is(i, target.ID) {
+			at = i
 		}
 	}
 	if at < 0 {
 		return nil
 	}
-	resumable := func(r *store.Record) bool {
-		a, _ := Lookup(r.Agent)
-		return r.Session != "" && a.resume != nil
+	resumable := func(i int) bool {
+		a, _ := Lookup(recs.Agent(i))
+		return recs.Session(i) != "" && a.resume != nil
 	}
 	// The conversation of the checkpoint's own session, else of the
 	// newest session before it.
-	var session *store.Record
-	for i := at; i >= 0 && session == nil; i-- {
-		if resumable(recs[i]) {
-			session = recs[i]
+	session := -1
+	for i := at; i >= 0 && session < 0; i-- {
+		if resumable(i) {
+			session = i
 		}
 	}
-	if session == nil {
+	if session < 0 {
 		return nil
 	}
 	end := -1
 	for i := at; i >= 0; i-- {
-		if recs[i].Session == session.Session && recs[i].Reason == store.ReasonTurnEnd {
+		if recs.Session(i) == recs.Session(session) && recs.Get(i).Reason == store.ReasonTurnEnd {
 			end = i
 			break
 		}
@@ -63,12 +61,23 @@ func ResumeAt(j *store.Journal, target *store.Record) *Resume {
 	if end < 0 {
 		return nil // the session's first turn had not ended: nothing to resume
 	}
-	a, _ := Lookup(session.Agent)
+	a, _ := Lookup(recs.Agent(session))
 	res := a.resume(recs, end)
 	if res != nil {
-		res.Session = session.Session
+		res.Session = recs.Session(session)
 	}
 	return res
+}
+
+// startedAfter reports whether a turn of record end's session started
+// after it: forking the whole session is then not faithful to end.
+func startedAfter(recs store.Records, end int) bool {
+	for i := end + 1; i < recs.Len(); i++ {
+		if recs.Session(i) == recs.Session(end) && recs.Get(i).Reason == store.ReasonTurnStart {
+			return true
+		}
+	}
+	return false
 }
 
 // shellWord quotes s for a POSIX shell unless it is plainly safe. Session

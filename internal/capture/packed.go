@@ -1,9 +1,9 @@
 package capture
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -144,6 +144,11 @@ func readEntry(p string, fi fs.FileInfo) ([]byte, string, error) {
 	if !st.Mode().IsRegular() {
 		return nil, "", fmt.Errorf("%s is no longer a regular file", p)
 	}
-	body, err := io.ReadAll(f)
-	return body, fileMode(st.Mode()), err
+	// Sized as the file is, as os.ReadFile does: io.ReadAll's buffer,
+	// grown from 512 bytes, cost a rewind's check of its 100 files 3 ms
+	// of CPU in copies and cleared memory.
+	var body bytes.Buffer
+	body.Grow(int(st.Size()) + bytes.MinRead) // room left to read EOF
+	_, err = body.ReadFrom(f)
+	return body.Bytes(), fileMode(st.Mode()), err
 }

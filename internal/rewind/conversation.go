@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
-	"github.com/git-checkpoint/git-checkpoint/internal/store"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
@@ -24,7 +23,7 @@ func (pr *Prepared) Resume() *agents.Resume {
 // leaveNote tells the model of the next prompt in this tree that its files
 // were rewound, when an agent that can take such a note works here.
 func (r *Rewinder) leaveNote(pr *Prepared) {
-	if !notedAgents(pr.Journal) {
+	if !pr.Journal.AnyAgent(agents.TakesNotes) {
 		return
 	}
 	what := "checkpoint " + pr.Target.ID
@@ -38,15 +37,4 @@ func (r *Rewinder) leaveNote(pr *Prepared) {
 		"(only the files: this conversation was not). Files you read or changed earlier in this "+
 		"conversation may now differ from what you remember: read them again before relying on them.", what)
 	agents.WriteNote(r.Store.Dir, text)
-}
-
-// notedAgents reports whether an agent whose hooks deliver notes has
-// recorded anything in this tree.
-func notedAgents(j *store.Journal) bool {
-	for _, ev := range j.All() {
-		if c := ev.Checkpoint; c != nil && agents.TakesNotes(c.Agent) {
-			return true
-		}
-	}
-	return false
 }

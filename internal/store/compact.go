@@ -36,15 +36,10 @@ func (s *Store) Compact(j *Journal) (dropped int, err error) {
 	pruned := map[string]bool{}
 	var ids []string
 	top := &Compacted{MaxN: j.MaxN()}
-	for i, l := range j.lines {
-		switch l.typ {
-		case EventPruned, EventCompacted:
-			for _, id := range j.event(i).Pruned {
-				if !pruned[id] {
-					pruned[id] = true
-					ids = append(ids, id)
-				}
-			}
+	for id := range j.prunedIDs() {
+		if !pruned[id] {
+			pruned[id] = true
+			ids = append(ids, id)
 		}
 	}
 	if n := j.MaxTurn(); n > 0 {

@@ -8,8 +8,8 @@ import (
 
 // The cheap look at a journal line relies on the shape json.Marshal gives
 // an Event: "type" is its first key and "prev" its last, and a checkpoint
-// record has exactly one "n", "turn", "session" and "reused" key (no other
-// type an Event holds has keys of those names). Inside a JSON string every
+// record has exactly one "n", "turn", "session", "agent" and "reused" key
+// (no other type an Event holds has keys of those names). Inside a JSON string every
 // quote is escaped, so a quoted key followed by a colon is always a key.
 // A line of another shape is decoded instead.
 
@@ -37,7 +37,7 @@ func prevOf(raw []byte) (string, bool) {
 }
 
 // glance notes the line's type and, for a checkpoint, its number, turn,
-// session and reuse, from its bytes; a line it cannot read that way is
+// session, agent and reuse, from its bytes; a line it cannot read that way is
 // decoded. It reports false when the line does not decode either.
 func (l *line) glance() bool {
 	typ, ok := stringAt(l.raw, `{"type":"`, true)
@@ -50,9 +50,10 @@ func (l *line) glance() bool {
 		n, ok1 := intAfter(rec, `"n":`)
 		turn, ok2 := stringAt(rec, `"turn":"`, false)
 		session, ok3 := stringAt(rec, `"session":"`, false)
-		reused, ok4 := boolAfter(rec, `"reused":`)
-		if ok1 && ok2 && ok3 && ok4 {
-			l.typ, l.n, l.turn, l.session, l.reused = typ, n, turn, session, reused
+		agent, ok4 := stringAt(rec, `"agent":"`, false)
+		reused, ok5 := boolAfter(rec, `"reused":`)
+		if ok1 && ok2 && ok3 && ok4 && ok5 {
+			l.typ, l.n, l.turn, l.session, l.agent, l.reused = typ, n, turn, session, agent, reused
 			return true
 		}
 	}
@@ -78,7 +79,7 @@ func (l *line) decode() (*Event, error) {
 func (l *line) note() {
 	l.typ = l.ev.Type
 	if c := l.ev.Checkpoint; c != nil {
-		l.n, l.turn, l.session, l.reused = c.N, c.Turn, c.Session, c.Reused
+		l.n, l.turn, l.session, l.agent, l.reused = c.N, c.Turn, c.Session, c.Agent, c.Reused
 	}
 	if c := l.ev.Compacted; c != nil && l.typ == EventCompacted {
 		l.n, l.turn = c.MaxN, c.MaxTurn

@@ -80,6 +80,10 @@ func sameAsDecoded(t *testing.T, j, want *Journal) {
 		t.Fatalf("has turns %v; decoded: %v", j.HasTurns(), turns)
 	}
 	for _, l := range want.lines {
+		is := func(a string) bool { return a == l.agent }
+		if j.AnyAgent(is) != want.AnyAgent(is) {
+			t.Fatalf("agent %q found %v; decoded: %v", l.agent, j.AnyAgent(is), want.AnyAgent(is))
+		}
 		if j.TurnOf(l.session) != want.TurnOf(l.session) {
 			t.Fatalf("session %q is in turn %q; decoded: %q", l.session, j.TurnOf(l.session), want.TurnOf(l.session))
 		}
@@ -138,6 +142,27 @@ func TestParseJournalDecodesOnlyTheTail(t *testing.T) {
 	if got := decoded(); got != decodedTail+1 {
 		t.Fatalf("%d lines decoded after a hook's questions, want %d", got, decodedTail+1)
 	}
+	// A rewind's questions: whether an agent that takes notes recorded
+	// anything, every record's turn, the records since its target and the
+	// pruned ids decode only those two records (the pruned event, the
+	// newest line, was decoded on reading).
+	if j.AnyAgent(func(a string) bool { return a != "" }) {
+		t.Fatal("an agent found where no record names one")
+	}
+	recs := j.Records()
+	if recs.Len() != 1010 || recs.Turn(0) != "t0" || recs.Turn(1009) != "t100" {
+		t.Fatalf("%d records, turns %q..%q", recs.Len(), recs.Turn(0), recs.Turn(recs.Len()-1))
+	}
+	i := recs.Index("k995")
+	if i != 1003 || recs.Get(i).ID != "k995" || recs.Get(i+1).ID != "k996" || recs.Index("k1001") != -1 {
+		t.Fatalf("k995 at %d", i)
+	}
+	if p := j.PrunedIDs(); len(p) != 1 || !p["k1"] {
+		t.Fatalf("pruned %v", p)
+	}
+	if got := decoded(); got != decodedTail+3 {
+		t.Fatalf("%d lines decoded after a rewind's questions, want %d", got, decodedTail+3)
+	}
 	sameAsDecoded(t, j, decodeAll(data))
 }
 
@@ -183,13 +208,13 @@ func journalSeeds(f *testing.F) [][]byte {
 // FuzzGlance writes journal lines holding arbitrary strings where
 // people's and agents' text goes, and checks that the look at their bytes
 // (what ParseJournal reads of the lines it does not decode) finds what
-// decoding them finds: the type, the checkpoint's number, turn, session
-// and reuse, and the prev field.
+// decoding them finds: the type, the checkpoint's number, turn, session,
+// agent and reuse, and the prev field.
 func FuzzGlance(f *testing.F) {
 	f.Add("t1", "session", "label", "src/a.go", "turn_start", 3, false)
 	f.Add(`t"2`, `"n":5,"turn":"t9"`, `\"reused\":true`, "\x00\u2028", "tool", 0, true)
 	f.Fuzz(func(t *testing.T, turn, session, label, path, reason string, n int, reused bool) {
-		first := &Record{ID: "k" + strconv.Itoa(n), N: n, Turn: turn, Session: session, Label: label,
+		first := &Record{ID: "k" + strconv.Itoa(n), N: n, Turn: turn, Session: session, Agent: reason, Label: label,
 			Paths: []string{path}, Reason: reason, Reused: reused, Skipped: []Skip{{Path: path, Reason: label}},
 			Submodules: []Submodule{{Path: session, Commit: turn}}}
 		events := []Event{{Type: EventCompacted, Pruned: []string{label}, Compacted: &Compacted{MaxN: n, MaxTurn: turn, Replaced: session}},
@@ -206,7 +231,7 @@ func FuzzGlance(f *testing.F) {
 				t.Fatalf("line %d does not decode (%v): %s", i+1, err, raw)
 			}
 			if looked.typ != want.typ || looked.n != want.n || looked.turn != want.turn ||
-				looked.session != want.session || looked.reused != want.reused {
+				looked.session != want.session || looked.agent != want.agent || looked.reused != want.reused {
 				t.Fatalf("line %d: looked %+v, decoded %+v", i+1, *looked, *want)
 			}
 			if prev, ok := prevOf(raw); !ok || prev != want.ev.Prev {

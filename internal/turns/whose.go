@@ -49,49 +49,41 @@ type span struct{ first, last int }
 // which merges the windows around them; a merged window that spans a turn
 // boundary is a gap, so pruning only makes the classes more cautious.
 func windows(j *store.Journal, target, end *store.Record, current string) []window {
-	var recs []*store.Record
-	pruned := map[string]bool{}
-	for _, ev := range j.All() {
-		if ev.Checkpoint != nil {
-			recs = append(recs, ev.Checkpoint)
-		}
-		for _, id := range ev.Pruned {
-			pruned[id] = true
-		}
-	}
+	// Every record's turn is known without decoding; only the records
+	// from the target on are decoded (store.Records).
+	recs := j.Records()
+	pruned := j.PrunedIDs()
 	spans := map[string]*span{}
 	firstTurn := -1
-	start := -1
-	for i, r := range recs {
-		if start < 0 && r.ID == target.ID {
-			start = i
-		}
-		if r.Turn == "" {
+	for i := range recs.Len() {
+		t := recs.Turn(i)
+		if t == "" {
 			continue
 		}
 		if firstTurn < 0 {
 			firstTurn = i
 		}
-		if s := spans[r.Turn]; s != nil {
+		if s := spans[t]; s != nil {
 			s.last = i
 		} else {
-			spans[r.Turn] = &span{i, i}
+			spans[t] = &span{i, i}
 		}
 	}
 	if end != nil {
 		current = end.Tree
 	}
+	start := recs.Index(target.ID)
 	if start < 0 {
 		// Not in the journal: everything since is one unknown stretch.
 		return []window{{from: target.Tree, to: current, outside: firstTurn >= 0}}
 	}
 	pos := []int{start}
 	// A stretch that ends where it starts has no window.
-	for i := start + 1; i < len(recs) && (end == nil || recs[start].ID != end.ID); i++ {
-		if !pruned[recs[i].ID] {
+	for i := start + 1; i < recs.Len() && (end == nil || recs.Get(start).ID != end.ID); i++ {
+		if !pruned[recs.Get(i).ID] {
 			pos = append(pos, i)
 		}
-		if end != nil && recs[i].ID == end.ID {
+		if end != nil && recs.Get(i).ID == end.ID {
 			break
 		}
 	}
@@ -100,11 +92,11 @@ func windows(j *store.Journal, target, end *store.Record, current string) []wind
 		out = append(out, between(recs, spans, firstTurn, pos[k-1], pos[k], scanned(recs, pos[k-1], pos[k])))
 	}
 	last := pos[len(pos)-1]
-	if end != nil && recs[last].ID == end.ID {
+	if end != nil && recs.Get(last).ID == end.ID {
 		return out
 	}
 	// From the newest capture to now nobody recorded anything: a gap.
-	return append(out, window{from: recs[last].Tree, to: current, outside: firstTurn >= 0 && last >= firstTurn})
+	return append(out, window{from: recs.Get(last).Tree, to: current, outside: firstTurn >= 0 && last >= firstTurn})
 }
 
 // scanned is where the changes of the window from record x to record y
@@ -114,11 +106,11 @@ func windows(j *store.Journal, target, end *store.Record, current string) []wind
 // full scan before it: a window ending at a full scan is classified over
 // that whole stretch, so that a change made while turns overlapped is
 // never taken for one turn's.
-func scanned(recs []*store.Record, x, y int) int {
-	if recs[y].Partial {
+func scanned(recs store.Records, x, y int) int {
+	if recs.Get(y).Partial {
 		return x // its changes are exactly the paths it named
 	}
-	for x > 0 && recs[x].Partial {
+	for x > 0 && recs.Get(x).Partial {
 		x--
 	}
 	return x
@@ -128,9 +120,10 @@ func scanned(recs []*store.Record, x, y int) int {
 // were made after record f (f <= x, see scanned). It is a turn window when
 // exactly one turn was running from f to y and no other turn overlapped
 // that stretch.
-func between(recs []*store.Record, spans map[string]*span, firstTurn, x, y, f int) window {
-	w := window{from: recs[x].Tree, to: recs[y].Tree}
-	if y == x+1 && recs[x].Reason == store.ReasonPreRewind && recs[y].Reason == store.ReasonRewind {
+func between(recs store.Records, spans map[string]*span, firstTurn, x, y, f int) window {
+	rx, ry := recs.Get(x), recs.Get(y)
+	w := window{from: rx.Tree, to: ry.Tree}
+	if y == x+1 && rx.Reason == store.ReasonPreRewind && ry.Reason == store.ReasonRewind {
 		w.kind = rewindWindow
 		return w
 	}
@@ -145,8 +138,8 @@ func between(recs []*store.Record, spans map[string]*span, firstTurn, x, y, f in
 	}
 	if covering != "" && overlapping == 1 {
 		w.kind = turnWindow
-		if recs[y].Reason == store.ReasonTool && recs[y].Turn == covering {
-			w.named = recs[y].Paths
+		if ry.Reason == store.ReasonTool && ry.Turn == covering {
+			w.named = ry.Paths
 		}
 		return w
 	}
