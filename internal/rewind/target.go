@@ -20,15 +20,18 @@ func DefaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Re
 	usable := func(c *store.Record) bool {
 		return c.Tree != tree && refs[c.N] == c.Commit && c.N < before
 	}
-	for _, c := range turns.LatestStarts(j) {
+	for c := range turns.LatestStarts(j) {
 		if usable(c) {
 			return c
 		}
 	}
-	cps := j.Checkpoints()
-	for i := len(cps) - 1; i >= 0; i-- {
-		c := cps[i]
-		if usable(c) && !c.Partial && c.Reason != store.ReasonPreRewind && c.Reason != store.ReasonRewind {
+	recs := j.Records()
+	for i := recs.Len() - 1; i >= 0; i-- {
+		if recs.Reused(i) {
+			continue
+		}
+		c := recs.Get(i)
+		if c.ID != "" && usable(c) && !c.Partial && c.Reason != store.ReasonPreRewind && c.Reason != store.ReasonRewind {
 			return c
 		}
 	}
@@ -60,9 +63,8 @@ func defaultTargetOrError(j *store.Journal, refs map[int]string, tree string) (*
 // and otherwise a number above every checkpoint's. After --undo, or a
 // rewind that failed, the tree is where it was: no limit either.
 func rewoundTo(j *store.Journal) int {
-	events := j.All()
-	for i := len(events) - 1; i >= 0; i-- {
-		ev := events[i]
+	for i := j.Len() - 1; i >= 0; i-- {
+		ev := j.Event(i)
 		if c := ev.Checkpoint; c != nil && (!c.Reused || turns.IsStart(c)) {
 			break
 		}
@@ -82,10 +84,9 @@ func rewoundTo(j *store.Journal) int {
 // rewindWithSafety finds the rewind whose safety checkpoint is id: the one
 // an interrupted --undo was undoing.
 func rewindWithSafety(j *store.Journal, id string) *store.Rewind {
-	events := j.All()
-	for i := len(events) - 1; i >= 0; i-- {
-		if rw := events[i].Rewind; events[i].Type == store.EventRewindStarted && rw != nil && rw.Safety == id {
-			return rw
+	for i := j.Len() - 1; i >= 0; i-- {
+		if ev := j.Event(i); ev.Type == store.EventRewindStarted && ev.Rewind != nil && ev.Rewind.Safety == id {
+			return ev.Rewind
 		}
 	}
 	return nil

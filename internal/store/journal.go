@@ -244,6 +244,12 @@ func (j *Journal) event(i int) *Event {
 // Len returns the number of events.
 func (j *Journal) Len() int { return len(j.lines) }
 
+// Event returns event i (0 is the oldest), decoding it if need be: a
+// question about the newest events, asked from the end, decodes only the
+// events it reads. A line that no longer decodes stands as an event of
+// its type with nothing in it.
+func (j *Journal) Event(i int) *Event { return j.event(i) }
+
 // All returns every event, in order, decoding what was not yet.
 func (j *Journal) All() []Event {
 	if len(j.all) != len(j.lines) {
@@ -450,6 +456,9 @@ func (r Records) Session(i int) string { return r.j.lines[r.at[i]].session }
 
 // Agent returns the agent of record i, "" for none.
 func (r Records) Agent(i int) string { return r.j.lines[r.at[i]].agent }
+
+// Reused reports whether record i is a reuse record (nothing changed).
+func (r Records) Reused(i int) bool { return r.j.lines[r.at[i]].reused }
 
 // Get returns record i. A line that was glanced at decodes (see event);
 // should it not, it stands as a record with nothing in it.

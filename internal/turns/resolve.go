@@ -87,11 +87,12 @@ func Resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 // turnStart returns the checkpoint taken at the start of turn id.
 func turnStart(j *store.Journal, id string) *store.Record {
 	var first *store.Record
-	for _, ev := range j.All() {
-		c := ev.Checkpoint
-		if c == nil || c.Turn != id {
-			continue
+	recs := j.Records()
+	for i := range recs.Len() {
+		if recs.Turn(i) != id {
+			continue // known without decoding the record
 		}
+		c := recs.Get(i)
 		if c.Reason == store.ReasonTurnStart {
 			return j.ByID(c.ID)
 		}

@@ -5,6 +5,7 @@
 package turns
 
 import (
+	"iter"
 	"strconv"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
@@ -36,21 +37,23 @@ func IsStart(r *store.Record) bool {
 	return r.Reason == store.ReasonTurnStart || r.Reason == store.ReasonRunStart
 }
 
-// LatestStarts returns the checkpoints taken at turn starts, newest first,
+// LatestStarts yields the checkpoints taken at turn starts, newest first,
 // each once (a turn start that reused a checkpoint names that checkpoint).
-func LatestStarts(j *store.Journal) []*store.Record {
-	var out []*store.Record
-	seen := map[string]bool{}
-	events := j.All()
-	for i := len(events) - 1; i >= 0; i-- {
-		c := events[i].Checkpoint
-		if c == nil || !IsStart(c) || seen[c.ID] {
-			continue
-		}
-		seen[c.ID] = true
-		if r := j.ByID(c.ID); r != nil {
-			out = append(out, r)
+// It decodes the records from the newest back only as far as it is asked
+// to go: a bare rewind wants the newest start that differs from the tree.
+func LatestStarts(j *store.Journal) iter.Seq[*store.Record] {
+	return func(yield func(*store.Record) bool) {
+		recs := j.Records()
+		seen := map[string]bool{}
+		for i := recs.Len() - 1; i >= 0; i-- {
+			c := recs.Get(i)
+			if !IsStart(c) || seen[c.ID] {
+				continue
+			}
+			seen[c.ID] = true
+			if r := j.ByID(c.ID); r != nil && !yield(r) {
+				return
+			}
 		}
 	}
-	return out
 }

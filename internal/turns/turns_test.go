@@ -100,7 +100,7 @@ func TestLatestStarts(t *testing.T) {
 		rec{"k3", "run_start", "t3", "run-1", nil},
 	)
 	var ids []string
-	for _, r := range LatestStarts(j) {
+	for r := range LatestStarts(j) {
 		ids = append(ids, r.ID)
 	}
 	if !slices.Equal(ids, []string{"k3", "k2", "k1"}) {
