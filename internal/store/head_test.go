@@ -2,6 +2,7 @@ package store
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,7 +20,7 @@ func TestHeadWrittenInPlace(t *testing.T) {
 	head := s.Path("journal.jsonl" + headSuffix)
 	j := &Journal{}
 	rec := func(n int) Event {
-		return Event{Type: EventCheckpoint, Checkpoint: &Record{ID: "k" + string(rune('0'+n)), N: n, Skipped: []Skip{}}}
+		return Event{Type: EventCheckpoint, Checkpoint: &Record{ID: "k" + strconv.Itoa(n), N: n, Skipped: []Skip{}}}
 	}
 	if err := s.Append(j, rec(1)); err != nil {
 		t.Fatal(err)

@@ -335,9 +335,9 @@ func (j *Journal) HasTurns() bool {
 }
 
 // AnyAgent reports whether any checkpoint record (reuse records too) was
-// taken for an agent that is reports true of, from what a look at each
+// taken for an agent for which is returns true, from what a look at each
 // line found: decoding every line to ask cost each rewind 15 ms at 10,000
-// files, after the benchmark's other cases.
+// files, after the benchmark's other cases (traced).
 func (j *Journal) AnyAgent(is func(agent string) bool) bool {
 	for _, l := range j.lines {
 		if l.typ == EventCheckpoint && is(l.agent) {
@@ -363,8 +363,8 @@ func (j *Journal) TurnOf(session string) string {
 // decoding them, once; log, the picker and completion ask for every
 // turn's start and end.
 func (j *Journal) ByID(id string) *Record {
-	n, err := strconv.Atoi(strings.TrimPrefix(id, "k"))
-	if !strings.HasPrefix(id, "k") || err != nil {
+	n, ok := idNumber(id)
+	if !ok {
 		return nil
 	}
 	if j.first == nil {
@@ -472,8 +472,9 @@ func (r Records) Get(i int) *Record {
 // Index returns the position of the first record of the checkpoint id,
 // reuse or not, or -1 when there is none.
 func (r Records) Index(id string) int {
+	n, ok := idNumber(id)
 	for i := range r.at {
-		if r.Is(i, id) {
+		if ok && r.is(i, n, id) {
 			return i
 		}
 	}
@@ -481,11 +482,21 @@ func (r Records) Index(id string) int {
 }
 
 // Is reports whether record i is one of the checkpoint id, decoding it
-// only when its number is id's (a record's id is "k" and its number: see
-// ByID).
+// only when its number is id's.
 func (r Records) Is(i int, id string) bool {
+	n, ok := idNumber(id)
+	return ok && r.is(i, n, id)
+}
+
+func (r Records) is(i, n int, id string) bool {
+	return r.j.lines[r.at[i]].n == n && r.Get(i).ID == id
+}
+
+// idNumber is the number of the checkpoint id: a record's id is "k" and
+// its number (Record.N).
+func idNumber(id string) (int, bool) {
 	n, err := strconv.Atoi(strings.TrimPrefix(id, "k"))
-	return strings.HasPrefix(id, "k") && err == nil && r.j.lines[r.at[i]].n == n && r.Get(i).ID == id
+	return n, strings.HasPrefix(id, "k") && err == nil
 }
 
 // LastRewind returns the newest rewind_started event and whether a
