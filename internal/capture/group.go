@@ -11,9 +11,9 @@ import (
 
 // Parallel tool calls fire their hooks at once, and each waits for the
 // store lock while the one before it runs the same few git processes: a
-// check-ignore, a cat-file for the base's trees, an index-pack (then), a
-// commit-tree and an update-ref, then a sync and a journal line. Ten
-// hooks paid that ten times in a row. A hook that holds the lock takes the
+// check-ignore, a cat-file for the base's trees, an index-pack (before
+// packs were written here), a commit-tree and an update-ref, then a sync
+// and a journal line. Ten hooks paid that ten times in a row. A hook that holds the lock takes the
 // captures the hooks waiting behind it asked for as a group
 // (CaptureGroup): each is still its own checkpoint, taken as its hook
 // would have taken it, one after another, but the group asks check-ignore
@@ -137,7 +137,7 @@ func (g *group) add(objs ...git.Object) { g.objs = append(g.objs, objs...) }
 // kept for the group's pack.
 func (g *group) commit(req git.CommitRequest, at time.Time) string {
 	body := git.CommitBody(req, at)
-	id := objectID("commit", body, g.hexLen)
+	id := git.ObjectID("commit", body, g.hexLen)
 	g.add(git.Object{ID: id, Type: "commit", Body: body})
 	return id
 }

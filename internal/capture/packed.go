@@ -107,7 +107,7 @@ func (c *Capturer) hashOwn(items []*named, hexLen int) ([]git.Object, bool) {
 		if total += len(body); err != nil || total > maxPackedBytes {
 			return nil, false
 		}
-		entries[i], bodies[i] = treeEntry{mode: mode, oid: objectID("blob", body, hexLen)}, body
+		entries[i], bodies[i] = treeEntry{mode: mode, oid: git.ObjectID("blob", body, hexLen)}, body
 	}
 	var blobs []git.Object
 	for i, it := range todo {

@@ -152,7 +152,7 @@ func (p *Prehash) apply(items []*named, hexLen int, plain bool) {
 			continue
 		}
 		if pre.body != nil && pre.entry.oid == "" {
-			pre.entry.oid = objectID("blob", pre.body, hexLen)
+			pre.entry.oid = git.ObjectID("blob", pre.body, hexLen)
 			p.entries[it.path] = pre
 		}
 		it.entry, it.known = pre.entry, true

@@ -125,7 +125,7 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 		// (everything, with no commit yet).
 		from := c.Repo.Head
 		if from == "" {
-			from = objectID("tree", nil, len(snap.Tree))
+			from = git.ObjectID("tree", nil, len(snap.Tree))
 		}
 		if rec.Changes, err = c.countChanges(ctx, from, snap.Tree); err != nil {
 			return nil, err

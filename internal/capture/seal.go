@@ -120,5 +120,5 @@ func (c *Capturer) commitAhead(j *store.Journal, tree string, opts Options) *sea
 	rec.ID = "k" + strconv.Itoa(rec.N)
 	rec.Previous = previous(j.Latest())
 	body := git.CommitBody(git.CommitRequest{Tree: tree, Parents: c.headParents(), Message: store.Message(rec)}, rec.At)
-	return &sealedCommit{at: rec.At, id: objectID("commit", body, len(tree)), body: body}
+	return &sealedCommit{at: rec.At, id: git.ObjectID("commit", body, len(tree)), body: body}
 }

@@ -303,7 +303,7 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 		if err != nil {
 			return "", err
 		}
-		oid := objectID("tree", body, s.hexLen)
+		oid := git.ObjectID("tree", body, s.hexLen)
 		objs, written = append(objs, git.Object{ID: oid, Type: "tree", Body: body}), append(written, d)
 		if d == "" {
 			root = oid

@@ -2,14 +2,10 @@ package capture
 
 import (
 	"bytes"
-	"crypto/sha1"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"hash"
 	"io/fs"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -91,19 +87,6 @@ func encodeTree(entries map[string]treeEntry) ([]byte, error) {
 		b = append(b, raw[:n]...)
 	}
 	return b, nil
-}
-
-// objectID is the id git gives an object of type kind with body: the
-// repository's hash (SHA-1, or SHA-256 for 64-digit ids) of
-// "<kind> <size>\0<body>".
-func objectID(kind string, body []byte, hexLen int) string {
-	var h hash.Hash = sha1.New()
-	if hexLen == 64 {
-		h = sha256.New()
-	}
-	h.Write([]byte(kind + " " + strconv.Itoa(len(body)) + "\x00"))
-	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // mktreeLine is one entry as `git mktree` reads it: "<mode> <type>

@@ -39,7 +39,7 @@ func TestEncodeTreeAgreesWithMktree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append(want, objectID("tree", body, 40))
+		want = append(want, git.ObjectID("tree", body, 40))
 		for _, e := range sortedEntries(entries) {
 			in.WriteString(mktreeLine(e.name, e.entry))
 		}

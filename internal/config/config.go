@@ -134,8 +134,8 @@ func parse(entries []git.ConfigEntry) (Config, error) {
 		case "core.sharedrepository":
 			// false and umask leave permissions to the umask, as does an
 			// unset value; anything else shares (group, all, 0660...).
-			off, err := ParseBool(v)
-			c.Shared = !(strings.EqualFold(v, "umask") || (err == nil && !off))
+			on, err := ParseBool(v)
+			c.Shared = !(strings.EqualFold(v, "umask") || (err == nil && !on))
 			continue
 		case "extensions.partialclone":
 			c.PartialClone = v != ""
