@@ -101,6 +101,10 @@ func newParser(name string, grammar any, sys *IO, help string, extra ...kong.Opt
 type grammar struct {
 	model   any
 	globals *Globals
+	// empty, when set, is the command an empty command line selects, with
+	// the options the grammar fills for it: run without building the
+	// grammar's parser (Checkpoint).
+	empty func() (*Globals, func(context.Context) error)
 }
 
 // parseQuietly parses args with a part of a command line's grammar
@@ -147,26 +151,35 @@ func run(name string, g grammar, args []string, sys *IO, help string, quick ...g
 				WithHint("this is a bug in git-checkpoint: 'git checkpoint doctor' checks the store; run the command again with GIT_CHECKPOINT_TRACE=1 to see where, and report it"))
 		}
 	}()
-	var kctx *kong.Context
-	for _, q := range quick {
-		if kctx = parseQuietly(name, q, args, sys, help); kctx != nil {
-			globals = q.globals
-			break
+	var command func(context.Context) error
+	if len(args) == 0 && g.empty != nil {
+		globals, command = g.empty()
+	} else {
+		var kctx *kong.Context
+		for _, q := range quick {
+			if kctx = parseQuietly(name, q, args, sys, help); kctx != nil {
+				globals = q.globals
+				break
+			}
 		}
-	}
-	if kctx == nil {
-		parser, err := newParser(name, g.model, sys, help)
-		if err != nil {
-			return report(prog, globals, sys, fault.Wrap(err, fault.FailedInternal, "bad command grammar"))
+		if kctx == nil {
+			parser, err := newParser(name, g.model, sys, help)
+			if err != nil {
+				return report(prog, globals, sys, fault.Wrap(err, fault.FailedInternal, "bad command grammar"))
+			}
+			if kctx, err = parser.Parse(args); err != nil {
+				// A program that asked for --json gets its error as JSON
+				// even when another argument is what failed to parse.
+				before, _ := splitDashDash(args)
+				globals.JSON = globals.JSON || slices.Contains(before, "--json")
+				e := fault.New(fault.InvalidUsage, "%s", err.Error()).
+					WithHint("see '" + name + " --help'")
+				return report(prog, globals, sys, e)
+			}
 		}
-		if kctx, err = parser.Parse(args); err != nil {
-			// A program that asked for --json gets its error as JSON even
-			// when another argument is what failed to parse.
-			before, _ := splitDashDash(args)
-			globals.JSON = globals.JSON || slices.Contains(before, "--json")
-			e := fault.New(fault.InvalidUsage, "%s", err.Error()).
-				WithHint("see '" + name + " --help'")
-			return report(prog, globals, sys, e)
+		command = func(ctx context.Context) error {
+			kctx.BindTo(ctx, (*context.Context)(nil))
+			return kctx.Run(globals)
 		}
 	}
 	if globals.Chdir != "" {
@@ -176,9 +189,7 @@ func run(name string, g grammar, args []string, sys *IO, help string, quick ...g
 			return report(prog, globals, sys, fault.New(fault.InvalidUsage, "cannot change to %s: no such directory", globals.Chdir))
 		}
 	}
-	ctx := context.Background()
-	kctx.BindTo(ctx, (*context.Context)(nil))
-	if err := kctx.Run(globals); err != nil {
+	if err := command(context.Background()); err != nil {
 		return report(prog, globals, sys, err)
 	}
 	return 0

@@ -125,7 +125,7 @@ func (c *serveCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 // MCP runs git-checkpoint-mcp with args and returns its exit status.
 func MCP(args []string, sys *IO, serve Serve) int {
 	c := mcpCLI{Serve: serveCmd{serve}}
-	return run("git checkpoint-mcp", grammar{&c, &c.Globals}, args, sys,
+	return run("git checkpoint-mcp", grammar{model: &c, globals: &c.Globals}, args, sys,
 		"The Model Context Protocol server of git-checkpoint, on standard input and output; agents start it as 'git-checkpoint mcp'.")
 }
 

@@ -39,7 +39,7 @@ func TestQuickGrammarAgreesWithWhole(t *testing.T) {
 		{[]string{"--nope"}, false},
 	} {
 		var quick captureCLI
-		kq := parseQuietly("git checkpoint", grammar{&quick, &quick.Globals}, tc.args, sys, checkpointHelp)
+		kq := parseQuietly("git checkpoint", grammar{model: &quick, globals: &quick.Globals}, tc.args, sys, checkpointHelp)
 		if (kq != nil) != tc.quick {
 			t.Errorf("%q: taken by the quick grammar: %v, want %v", tc.args, kq != nil, tc.quick)
 			continue
@@ -48,7 +48,7 @@ func TestQuickGrammarAgreesWithWhole(t *testing.T) {
 			continue
 		}
 		var whole checkpointCLI
-		kw := parseQuietly("git checkpoint", grammar{&whole, &whole.Globals}, tc.args, sys, checkpointHelp)
+		kw := parseQuietly("git checkpoint", grammar{model: &whole, globals: &whole.Globals}, tc.args, sys, checkpointHelp)
 		if kw == nil {
 			t.Errorf("%q: the quick grammar takes what the whole one refuses", tc.args)
 			continue
@@ -56,5 +56,24 @@ func TestQuickGrammarAgreesWithWhole(t *testing.T) {
 		if kq.Command() != kw.Command() || !reflect.DeepEqual(quick, whole.captureCLI) {
 			t.Errorf("%q: quick %s %+v, whole %s %+v", tc.args, kq.Command(), quick, kw.Command(), whole.captureCLI)
 		}
+	}
+}
+
+// TestEmptyLineIsTheGrammars: an empty command line runs without a parser
+// (emptyLine), so what it runs must be what the whole grammar selects for
+// it, with the same values; a default added to the grammar fails here.
+func TestEmptyLineIsTheGrammars(t *testing.T) {
+	sys := &IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
+		Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}
+	var whole checkpointCLI
+	kw := parseQuietly("git checkpoint", grammar{model: &whole, globals: &whole.Globals}, nil, sys, checkpointHelp)
+	if kw == nil {
+		t.Fatal("the grammar refuses an empty command line")
+	}
+	if kw.Command() != "create" {
+		t.Errorf("an empty command line selects %q, emptyLine runs create", kw.Command())
+	}
+	if line := emptyLine(); !reflect.DeepEqual(*line, whole.captureCLI) {
+		t.Errorf("emptyLine %+v, the grammar %+v", *line, whole.captureCLI)
 	}
 }

@@ -41,7 +41,7 @@ type rewindCLI struct {
 func Rewind(args []string, sys *IO) int {
 	var c rewindCLI
 	args, c.Paths = splitDashDash(args)
-	return run("git rewind", grammar{&c, &c.Globals}, args, sys, rewindHelp)
+	return run("git rewind", grammar{model: &c, globals: &c.Globals}, args, sys, rewindHelp)
 }
 
 func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
