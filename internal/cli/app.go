@@ -101,10 +101,11 @@ func newParser(name string, grammar any, sys *IO, help string, extra ...kong.Opt
 type grammar struct {
 	model   any
 	globals *Globals
-	// empty, when set, is the command an empty command line selects, with
-	// the options the grammar fills for it: run without building the
-	// grammar's parser (Checkpoint).
-	empty func() (*Globals, func(context.Context) error)
+	// plain, when set, gives the command that the grammar selects for the
+	// command lines it knows, with the options the grammar fills for them,
+	// without building the grammar's parser; ok is false for any other
+	// line (Checkpoint, plainLine).
+	plain func(args []string) (g *Globals, command func(context.Context) error, ok bool)
 }
 
 // parseQuietly parses args with a part of a command line's grammar
@@ -152,9 +153,12 @@ func run(name string, g grammar, args []string, sys *IO, help string, quick ...g
 		}
 	}()
 	var command func(context.Context) error
-	if len(args) == 0 && g.empty != nil {
-		globals, command = g.empty()
-	} else {
+	if g.plain != nil {
+		if pg, c, ok := g.plain(args); ok {
+			globals, command = pg, c
+		}
+	}
+	if command == nil {
 		var kctx *kong.Context
 		for _, q := range quick {
 			if kctx = parseQuietly(name, q, args, sys, help); kctx != nil {

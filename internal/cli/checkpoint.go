@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/complete"
@@ -62,21 +63,45 @@ func Checkpoint(args []string, sys *IO) int {
 		// Paths after "--" are never flags or ids, even one named "k3".
 		args, c.Diff.Paths = before, rest
 	}
-	empty := func() (*Globals, func(context.Context) error) {
-		line := emptyLine()
-		return &line.Globals, func(ctx context.Context) error { return line.Create.Run(ctx, sys, &line.Globals) }
+	plain := func(args []string) (*Globals, func(context.Context) error, bool) {
+		line, ok := plainLine(args)
+		if !ok {
+			return nil, nil, false
+		}
+		if line.Hook.Agent != "" {
+			return &line.Globals, func(ctx context.Context) error { return line.Hook.Run(ctx, sys, &line.Globals) }, true
+		}
+		return &line.Globals, func(ctx context.Context) error { return line.Create.Run(ctx, sys, &line.Globals) }, true
 	}
-	return run("git checkpoint", grammar{model: &c, globals: &c.Globals, empty: empty}, args, sys, checkpointHelp,
+	return run("git checkpoint", grammar{model: &c, globals: &c.Globals, plain: plain}, args, sys, checkpointHelp,
 		grammar{model: &quick, globals: &quick.Globals})
 }
 
-// emptyLine is what the grammar makes of an empty command line, the
-// `git checkpoint` of a turn boundary: the default command, create, with
-// no options. It runs without a parser: building even captureCLI's costs
-// about 1 ms of CPU, spent before the scan can begin, a tenth of a clean
-// capture at 1,000 files (docs/speed.md). TestQuickGrammarAgreesWithWhole
-// checks it against the grammar.
-func emptyLine() *captureCLI { return &captureCLI{Globals: Globals{Color: "auto"}} }
+// plainLine is what the grammar makes of the two command lines that
+// turn boundaries and agents' hooks run, several times a turn, when they
+// carry no option: an empty line (create) and `hook AGENT [ARG...]`. They
+// run without a parser: building even captureCLI's costs about 1 ms of
+// CPU, spent before the scan can begin, a tenth of a clean capture at
+// 1,000 files (docs/speed.md). ok is false for any other line, which the
+// parser reads. TestPlainLinesAreTheGrammars checks them against the
+// grammar.
+func plainLine(args []string) (line *captureCLI, ok bool) {
+	line = &captureCLI{Globals: Globals{Color: "auto"}}
+	switch {
+	case len(args) == 0:
+		return line, true
+	case len(args) >= 2 && args[0] == "hook" && !slices.ContainsFunc(args[1:], isOption):
+		line.Hook.Agent = args[1]
+		if len(args) > 2 {
+			line.Hook.Args = args[2:]
+		}
+		return line, true
+	}
+	return nil, false
+}
+
+// isOption reports whether a command line word is an option, or "--".
+func isOption(arg string) bool { return strings.HasPrefix(arg, "-") }
 
 // subcommand is the first argument that is neither an option nor the value
 // of one: the command kong will run. `run git diff -- x` is run's, not

@@ -59,21 +59,59 @@ func TestQuickGrammarAgreesWithWhole(t *testing.T) {
 	}
 }
 
-// TestEmptyLineIsTheGrammars: an empty command line runs without a parser
-// (emptyLine), so what it runs must be what the whole grammar selects for
-// it, with the same values; a default added to the grammar fails here.
-func TestEmptyLineIsTheGrammars(t *testing.T) {
+// TestPlainLinesAreTheGrammars: the command lines of turn boundaries and
+// hooks run without a parser (plainLine), so what each runs must be what
+// the whole grammar selects for it, with the same values (a default added
+// to the grammar fails here), and every other line is left to the parser.
+func TestPlainLinesAreTheGrammars(t *testing.T) {
 	sys := &IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
 		Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}
-	var whole checkpointCLI
-	kw := parseQuietly("git checkpoint", grammar{model: &whole, globals: &whole.Globals}, nil, sys, checkpointHelp)
-	if kw == nil {
-		t.Fatal("the grammar refuses an empty command line")
-	}
-	if kw.Command() != "create" {
-		t.Errorf("an empty command line selects %q, emptyLine runs create", kw.Command())
-	}
-	if line := emptyLine(); !reflect.DeepEqual(*line, whole.captureCLI) {
-		t.Errorf("emptyLine %+v, the grammar %+v", *line, whole.captureCLI)
+	for _, tc := range []struct {
+		args  []string
+		plain bool
+	}{
+		{nil, true},
+		{[]string{}, true},
+		{[]string{"hook", "claude"}, true},
+		{[]string{"hook", "codex", "notify", `{"type":"agent-turn-complete"}`}, true},
+		{[]string{"hook", "aider", "post-commit"}, true},
+		{[]string{"hook", "nobody"}, true}, // the hook itself says so, in hook.log
+		{[]string{"hook"}, false},
+		{[]string{"hook", "--help"}, false},
+		{[]string{"hook", "-q", "claude"}, false},
+		{[]string{"hook", "claude", "--json"}, false},
+		{[]string{"hook", "claude", "--"}, false},
+		{[]string{"-m", "x"}, false},
+		{[]string{"create"}, false},
+		{[]string{"list"}, false},
+		{[]string{"--version"}, false},
+	} {
+		line, ok := plainLine(tc.args)
+		if ok != tc.plain {
+			t.Errorf("%q: run without a parser: %v, want %v", tc.args, ok, tc.plain)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		var whole checkpointCLI
+		kw := parseQuietly("git checkpoint", grammar{model: &whole, globals: &whole.Globals}, tc.args, sys, checkpointHelp)
+		if kw == nil {
+			t.Errorf("%q: the grammar refuses a line run without a parser", tc.args)
+			continue
+		}
+		want := "create"
+		if line.Hook.Agent != "" {
+			want = "hook <agent>"
+			if line.Hook.Args != nil {
+				want += " <args>"
+			}
+		}
+		if kw.Command() != want {
+			t.Errorf("%q: the grammar selects %q, plainLine runs %q", tc.args, kw.Command(), want)
+		}
+		if !reflect.DeepEqual(*line, whole.captureCLI) {
+			t.Errorf("%q: plainLine %+v, the grammar %+v", tc.args, *line, whole.captureCLI)
+		}
 	}
 }
