@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/alecthomas/kong"
 )
 
 // TestQuickGrammarAgreesWithWhole parses command lines with captureCLI,
@@ -15,8 +17,7 @@ import (
 // values, and what it leaves (other commands, help, the version, bad
 // input) must be left to the whole grammar, which prints and reports.
 func TestQuickGrammarAgreesWithWhole(t *testing.T) {
-	sys := &IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
-		Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}
+	sys := quietIO()
 	for _, tc := range []struct {
 		args  []string
 		quick bool
@@ -47,8 +48,7 @@ func TestQuickGrammarAgreesWithWhole(t *testing.T) {
 		if kq == nil {
 			continue
 		}
-		var whole checkpointCLI
-		kw := parseQuietly("git checkpoint", grammar{model: &whole, globals: &whole.Globals}, tc.args, sys, checkpointHelp)
+		whole, kw := parseWhole(tc.args)
 		if kw == nil {
 			t.Errorf("%q: the quick grammar takes what the whole one refuses", tc.args)
 			continue
@@ -64,8 +64,6 @@ func TestQuickGrammarAgreesWithWhole(t *testing.T) {
 // the whole grammar selects for it, with the same values (a default added
 // to the grammar fails here), and every other line is left to the parser.
 func TestPlainLinesAreTheGrammars(t *testing.T) {
-	sys := &IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
-		Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}
 	for _, tc := range []struct {
 		args  []string
 		plain bool
@@ -94,8 +92,7 @@ func TestPlainLinesAreTheGrammars(t *testing.T) {
 		if !ok {
 			continue
 		}
-		var whole checkpointCLI
-		kw := parseQuietly("git checkpoint", grammar{model: &whole, globals: &whole.Globals}, tc.args, sys, checkpointHelp)
+		whole, kw := parseWhole(tc.args)
 		if kw == nil {
 			t.Errorf("%q: the grammar refuses a line run without a parser", tc.args)
 			continue
@@ -114,4 +111,17 @@ func TestPlainLinesAreTheGrammars(t *testing.T) {
 			t.Errorf("%q: plainLine %+v, the grammar %+v", tc.args, *line, whole.captureCLI)
 		}
 	}
+}
+
+// parseWhole parses args with git-checkpoint's whole grammar, printing
+// nothing; the context is nil when the grammar does not take them.
+func parseWhole(args []string) (*checkpointCLI, *kong.Context) {
+	var whole checkpointCLI
+	return &whole, parseQuietly("git checkpoint", grammar{model: &whole, globals: &whole.Globals}, args, quietIO(), checkpointHelp)
+}
+
+// quietIO is an IO with empty input whose output goes nowhere.
+func quietIO() *IO {
+	return &IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
+		Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}
 }
