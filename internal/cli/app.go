@@ -104,8 +104,13 @@ type grammar struct {
 	// plain, when set, gives the command that the grammar selects for the
 	// command lines it knows, with the options the grammar fills for them,
 	// without building the grammar's parser; ok is false for any other
-	// line (Checkpoint, plainLine).
-	plain func(args []string) (g *Globals, command func(context.Context) error, ok bool)
+	// line (plainLine).
+	plain func(args []string) (g *Globals, cmd runner, ok bool)
+}
+
+// A runner is a selected command, run as kong runs it.
+type runner interface {
+	Run(ctx context.Context, sys *IO, g *Globals) error
 }
 
 // parseQuietly parses args with a part of a command line's grammar
@@ -154,8 +159,9 @@ func run(name string, g grammar, args []string, sys *IO, help string, quick ...g
 	}()
 	var command func(context.Context) error
 	if g.plain != nil {
-		if pg, c, ok := g.plain(args); ok {
-			globals, command = pg, c
+		if pg, cmd, ok := g.plain(args); ok {
+			globals = pg
+			command = func(ctx context.Context) error { return cmd.Run(ctx, sys, pg) }
 		}
 	}
 	if command == nil {

@@ -63,41 +63,31 @@ func Checkpoint(args []string, sys *IO) int {
 		// Paths after "--" are never flags or ids, even one named "k3".
 		args, c.Diff.Paths = before, rest
 	}
-	plain := func(args []string) (*Globals, func(context.Context) error, bool) {
-		line, ok := plainLine(args)
-		if !ok {
-			return nil, nil, false
-		}
-		if line.Hook.Agent != "" {
-			return &line.Globals, func(ctx context.Context) error { return line.Hook.Run(ctx, sys, &line.Globals) }, true
-		}
-		return &line.Globals, func(ctx context.Context) error { return line.Create.Run(ctx, sys, &line.Globals) }, true
-	}
-	return run("git checkpoint", grammar{model: &c, globals: &c.Globals, plain: plain}, args, sys, checkpointHelp,
+	return run("git checkpoint", grammar{model: &c, globals: &c.Globals, plain: plainLine}, args, sys, checkpointHelp,
 		grammar{model: &quick, globals: &quick.Globals})
 }
 
-// plainLine is what the grammar makes of the two command lines that
+// plainLine gives what the grammar selects for the two command lines that
 // turn boundaries and agents' hooks run, several times a turn, when they
-// carry no option: an empty line (create) and `hook AGENT [ARG...]`. They
-// run without a parser: building even captureCLI's costs about 1 ms of
-// CPU, spent before the scan can begin, a tenth of a clean capture at
-// 1,000 files (docs/speed.md). ok is false for any other line, which the
-// parser reads. TestPlainLinesAreTheGrammars checks them against the
-// grammar.
-func plainLine(args []string) (line *captureCLI, ok bool) {
-	line = &captureCLI{Globals: Globals{Color: "auto"}}
+// carry no option: an empty line (create) and `hook AGENT [ARG...]`, with
+// the options the grammar fills for them. They run without a parser:
+// building even captureCLI's costs about 1 ms of CPU, spent before the
+// scan can begin, a tenth of a clean capture at 1,000 files
+// (docs/speed.md). ok is false for any other line, which the parser
+// reads. TestPlainLinesAreTheGrammars checks them against the grammar.
+func plainLine(args []string) (g *Globals, cmd runner, ok bool) {
+	line := &captureCLI{Globals: Globals{Color: "auto"}}
 	switch {
 	case len(args) == 0:
-		return line, true
+		return &line.Globals, &line.Create, true
 	case len(args) >= 2 && args[0] == "hook" && !slices.ContainsFunc(args[1:], isOption):
 		line.Hook.Agent = args[1]
 		if len(args) > 2 {
 			line.Hook.Args = args[2:]
 		}
-		return line, true
+		return &line.Globals, &line.Hook, true
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // isOption reports whether a command line word is an option, or "--".
@@ -111,7 +101,7 @@ func subcommand(args []string) string {
 		switch a := args[i]; {
 		case a == "-C" || a == "--chdir" || a == "--color":
 			i++
-		case !strings.HasPrefix(a, "-"):
+		case !isOption(a):
 			return a
 		}
 	}
