@@ -472,10 +472,11 @@ func (r Records) Get(i int) *Record {
 // Index returns the position of the first record of the checkpoint id,
 // reuse or not, or -1 when there is none.
 func (r Records) Index(id string) int {
-	n, ok := idNumber(id)
-	for i := range r.at {
-		if ok && r.is(i, n, id) {
-			return i
+	if n, ok := idNumber(id); ok {
+		for i := range r.at {
+			if r.is(i, n, id) {
+				return i
+			}
 		}
 	}
 	return -1

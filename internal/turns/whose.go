@@ -79,11 +79,12 @@ func windows(j *store.Journal, target, end *store.Record, current string) []wind
 	}
 	pos := []int{start}
 	// A stretch that ends where it starts has no window.
-	for i := start + 1; i < recs.Len() && (end == nil || recs.Get(start).ID != end.ID); i++ {
-		if !pruned[recs.Get(i).ID] {
+	for i := start + 1; i < recs.Len() && (end == nil || target.ID != end.ID); i++ {
+		id := recs.Get(i).ID
+		if !pruned[id] {
 			pos = append(pos, i)
 		}
-		if end != nil && recs.Get(i).ID == end.ID {
+		if end != nil && id == end.ID {
 			break
 		}
 	}
