@@ -47,7 +47,7 @@ func (s *Store) Compact(j *Journal) (dropped int, err error) {
 	}
 	var kept []Event
 	for i, l := range j.lines {
-		ev := j.event(i)
+		ev := j.Event(i)
 		switch {
 		case l.typ == EventCompacted:
 			continue // merged into the new one

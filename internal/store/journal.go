@@ -229,11 +229,12 @@ func (j *Journal) add(raw []byte, ev Event) {
 	j.hashes = append(j.hashes, j.last)
 }
 
-// event returns line i's event, decoding it if need be. A line that was
-// glanced at decodes (it has the shape of one json.Marshal wrote, and its
-// bytes are chained); should it not, it stands as an event of its type
-// with nothing in it.
-func (j *Journal) event(i int) *Event {
+// Event returns event i (0 is the oldest), decoding it if need be: a
+// question about the newest events, asked from the end, decodes only the
+// events it reads. A line that was glanced at decodes (it has the shape of
+// one json.Marshal wrote, and its bytes are chained); should it not, it
+// stands as an event of its type with nothing in it.
+func (j *Journal) Event(i int) *Event {
 	ev, err := j.lines[i].decode()
 	if err != nil {
 		return &Event{Type: j.lines[i].typ}
@@ -244,18 +245,12 @@ func (j *Journal) event(i int) *Event {
 // Len returns the number of events.
 func (j *Journal) Len() int { return len(j.lines) }
 
-// Event returns event i (0 is the oldest), decoding it if need be: a
-// question about the newest events, asked from the end, decodes only the
-// events it reads. A line that no longer decodes stands as an event of
-// its type with nothing in it.
-func (j *Journal) Event(i int) *Event { return j.event(i) }
-
 // All returns every event, in order, decoding what was not yet.
 func (j *Journal) All() []Event {
 	if len(j.all) != len(j.lines) {
 		j.all = make([]Event, len(j.lines))
 		for i := range j.lines {
-			j.all[i] = *j.event(i)
+			j.all[i] = *j.Event(i)
 		}
 	}
 	return j.all
@@ -267,7 +262,7 @@ func (j *Journal) Checkpoints() []*Record {
 	var out []*Record
 	for i, l := range j.lines {
 		if l.typ == EventCheckpoint && !l.reused {
-			if r := j.event(i).Checkpoint; r != nil {
+			if r := j.Event(i).Checkpoint; r != nil {
 				out = append(out, r)
 			}
 		}
@@ -279,7 +274,7 @@ func (j *Journal) Checkpoints() []*Record {
 func (j *Journal) Latest() *Record {
 	for i := len(j.lines) - 1; i >= 0; i-- {
 		if l := j.lines[i]; l.typ == EventCheckpoint && !l.reused {
-			if r := j.event(i).Checkpoint; r != nil {
+			if r := j.Event(i).Checkpoint; r != nil {
 				return r
 			}
 		}
@@ -380,7 +375,7 @@ func (j *Journal) ByID(id string) *Record {
 	if !ok {
 		return nil
 	}
-	if r := j.event(i).Checkpoint; r != nil && r.ID == id {
+	if r := j.Event(i).Checkpoint; r != nil && r.ID == id {
 		return r
 	}
 	return nil
@@ -414,7 +409,7 @@ func (j *Journal) prunedIDs() iter.Seq[string] {
 			if l.typ != EventPruned && l.typ != EventCompacted {
 				continue
 			}
-			for _, id := range j.event(i).Pruned {
+			for _, id := range j.Event(i).Pruned {
 				if !yield(id) {
 					return
 				}
@@ -460,10 +455,10 @@ func (r Records) Agent(i int) string { return r.j.lines[r.at[i]].agent }
 // Reused reports whether record i is a reuse record (nothing changed).
 func (r Records) Reused(i int) bool { return r.j.lines[r.at[i]].reused }
 
-// Get returns record i. A line that was glanced at decodes (see event);
+// Get returns record i. A line that was glanced at decodes (see Event);
 // should it not, it stands as a record with nothing in it.
 func (r Records) Get(i int) *Record {
-	if c := r.j.event(r.at[i]).Checkpoint; c != nil {
+	if c := r.j.Event(r.at[i]).Checkpoint; c != nil {
 		return c
 	}
 	return &Record{}
@@ -508,7 +503,7 @@ func (j *Journal) LastRewind() (started *Rewind, ended bool) {
 		case EventRewindEnded:
 			ended = true
 		case EventRewindStarted:
-			return j.event(i).Rewind, ended
+			return j.Event(i).Rewind, ended
 		}
 	}
 	return nil, false
@@ -565,7 +560,7 @@ func (j *Journal) replaced(head string) bool {
 	if len(j.lines) == 0 || j.lines[0].typ != EventCompacted {
 		return false
 	}
-	c := j.event(0).Compacted
+	c := j.Event(0).Compacted
 	return c != nil && c.Replaced != "" && c.Replaced == strings.TrimSpace(head)
 }
 

@@ -12,13 +12,13 @@ func (j *Journal) RewindsBy() map[string]string {
 		switch {
 		case l.typ == EventRewindStarted:
 			by = ""
-			if rw := j.event(i).Rewind; rw != nil && rw.By != "" {
+			if rw := j.Event(i).Rewind; rw != nil && rw.By != "" {
 				out[rw.Safety], by = rw.By, rw.By
 			}
 		case l.typ == EventRewindEnded:
 			by = ""
 		case l.typ == EventCheckpoint && !l.reused && by != "":
-			if r := j.event(i).Checkpoint; r != nil && r.Reason == ReasonRewind {
+			if r := j.Event(i).Checkpoint; r != nil && r.Reason == ReasonRewind {
 				out[r.ID], by = by, ""
 			}
 		}

@@ -47,7 +47,7 @@ func (s *Store) Repair(ctx context.Context, j *Journal, refs map[int]string) ([]
 			return nil, err
 		}
 		did = append(did, fmt.Sprintf("the journal was damaged: %s; rebuilt it from what was readable and the checkpoint refs; the damaged file is kept as %s",
-			j.event(0).Rebuilt.Problems[0], aside))
+			j.Event(0).Rebuilt.Problems[0], aside))
 	case j.Missing && len(refs) > 0:
 		if err := s.Append(j, Event{Type: EventRebuilt, Rebuilt: &Rebuilt{Problems: []string{"the journal was missing"}}}); err != nil {
 			return nil, err
