@@ -74,7 +74,7 @@ func (d *Doctor) Repair(ctx context.Context, j *store.Journal) ([]string, error)
 		return did, fault.Wrap(err, fault.FailedIO, "cannot clean the staging directory")
 	}
 	if len(removed) > 0 {
-		did = append(did, fmt.Sprintf("removed %d staging %s a killed rewind left", len(removed), fault.Plural(len(removed), "entry", "entries")))
+		did = append(did, fmt.Sprintf("removed %d staging %s a killed rewind or a removal cut short left", len(removed), fault.Plural(len(removed), "entry", "entries")))
 	}
 	bisected, err := d.repairBisect(ctx)
 	return append(did, bisected...), err

@@ -124,7 +124,7 @@ func (d *Doctor) checkRewind(ctx context.Context) ([]Check, error) {
 		return nil, fault.Wrap(err, fault.FailedIO, "cannot read the staging directory")
 	}
 	if len(stale) > 0 {
-		cs = append(cs, Check{Name: "staging", Message: fmt.Sprintf("%d staging %s left by a killed rewind in %s", len(stale), fault.Plural(len(stale), "entry", "entries"), d.Store.Path("staging")),
+		cs = append(cs, Check{Name: "staging", Message: fmt.Sprintf("%d staging %s left by a killed rewind or a removal cut short in %s", len(stale), fault.Plural(len(stale), "entry", "entries"), d.Store.Path("staging")),
 			Fix: "git checkpoint doctor --fix (the next rewind also removes them)"})
 	}
 	if len(cs) == 0 {

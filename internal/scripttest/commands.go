@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -21,13 +22,14 @@ import (
 // Commands returns the transcripts' custom commands.
 func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"exits":    exits,
-		"gitstate": gitstate,
-		"tree":     tree,
-		"mkfile":   mkfile,
-		"json":     jsonCheck,
-		"grab":     grab,
-		"subst":    subst,
+		"exits":     exits,
+		"gitstate":  gitstate,
+		"tree":      tree,
+		"mkfile":    mkfile,
+		"json":      jsonCheck,
+		"grab":      grab,
+		"subst":     subst,
+		"waitempty": waitEmpty,
 	}
 }
 
@@ -45,6 +47,33 @@ func subst(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		ts.Check(os.WriteFile(path, []byte(strings.ReplaceAll(string(data), args[0], args[1])), 0o644))
 	}
+}
+
+// waitempty DIR waits until DIR holds nothing (or is gone), for what a
+// process of ours left running removes after the command returned (a
+// rewind's old files); it fails after a minute, which only a removal
+// that never happens takes.
+func waitEmpty(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitempty DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	var left []string
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		ts.Check(err)
+		if len(entries) == 0 {
+			return
+		}
+		left = left[:0]
+		for _, e := range entries {
+			left = append(left, e.Name())
+		}
+	}
+	ts.Fatalf("%s still holds %q after a minute", args[0], left)
 }
 
 // exits N PROG ARGS... runs PROG like exec and checks that it exits with
