@@ -36,6 +36,9 @@ type Capturer struct {
 	splitAt int64
 	// sysAttrs overrides systemAttributesFiles for the tests.
 	sysAttrs []string
+	// started, when set, is told once the scan's git has started
+	// (git.Cmd.Started): an early scan's command goes on only then.
+	started func()
 	// group, while CaptureGroup runs, collects the objects and refs its
 	// captures write, to write them all at once.
 	group *group
@@ -328,8 +331,9 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 	out, err := c.Git.Run(ctx, git.Cmd{
 		Args: []string{"diff", "--raw", "-z", "--no-renames", "--ignore-submodules=dirty",
 			"--no-relative", "--no-ext-diff", "--no-textconv"},
-		Config: []string{"diff.autoRefreshIndex=true"},
-		Index:  c.PrivateIndex(),
+		Config:  []string{"diff.autoRefreshIndex=true"},
+		Index:   c.PrivateIndex(),
+		Started: c.started,
 		// The walk, on one thread, takes longest: the diff's threads
 		// give way to it (git.YieldNice).
 		Yield: true,
@@ -434,6 +438,7 @@ func (c *Capturer) wholeStatus(ctx context.Context, config, env []string) ([]ent
 		Args: []string{"status", "--porcelain=v2", "-z", "--untracked-files=all",
 			"--no-renames", "--ignore-submodules=dirty"},
 		Config: config, Index: c.PrivateIndex(), Warnings: &warnings, Env: env,
+		Started: c.started,
 	})
 	if err != nil {
 		return nil, nil, err

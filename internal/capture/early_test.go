@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -131,11 +132,20 @@ func TestEarlyScanNotBegun(t *testing.T) {
 	}
 	unlock()
 	// The real index rewritten: the capture compares its entries, and
-	// may re-seed, before any scan.
+	// may re-seed, before any scan. The lock is free after, and no
+	// index.lock left.
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(c.Repo.Index, later, later)
 	if begins(earlyRunner(c, top, &trace)) {
 		t.Error("an early scan with a re-seed due")
+	}
+	if unlock, ok := c.Store.TryLock(); !ok {
+		t.Error("the lock still held after an early scan stopped for a re-seed")
+	} else {
+		unlock()
+	}
+	if _, err := os.Stat(c.PrivateIndex() + ".lock"); err == nil {
+		t.Error("an early scan stopped for a re-seed left the private index's index.lock")
 	}
 	fresh := gittest.NewRepoWith(t, map[string]string{"a.txt": "a\n"})
 	r := earlyRunner(c, fresh.Dir, &trace)
@@ -290,5 +300,36 @@ func TestEarlyQuery(t *testing.T) {
 	}
 	if asked(firstLog) != 2 || asked(secondLog) != 1 {
 		t.Errorf("hooks asked %d and %d times, want 2 (one early) and 1", asked(firstLog), asked(secondLog))
+	}
+}
+
+// TestGlanceStateIsTheDecode: the fingerprints a glance reads from a
+// saved state are the decoded state's, and a state of another shape is
+// not glanced at (the early scan then decodes it).
+func TestGlanceStateIsTheDecode(t *testing.T) {
+	for _, st := range []indexState{
+		{Real: "88877-1796331570774623149-11881128", Exclude: "240-1796296284457555870-11889329", Tree: "3e02809c"},
+		{Real: "none", Exclude: "none", Monitor: &monitorState{Hook: "h", Token: "t"}},
+		{},
+	} {
+		raw, err := json.Marshal(&st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := glanceState(raw)
+		if !ok || got.Real != st.Real || got.Exclude != st.Exclude {
+			t.Errorf("glanceState(%s) = %+v, %v; want real %q, exclude %q", raw, got, ok, st.Real, st.Exclude)
+		}
+	}
+	for _, raw := range []string{
+		`{"exclude":"a","real":"b"}`,
+		`{"real":"a\\u0041","exclude":"b"}`,
+		`{ "real":"a","exclude":"b"}`,
+		`{"real":"a"}`,
+		``,
+	} {
+		if got, ok := glanceState([]byte(raw)); ok {
+			t.Errorf("glanceState(%s) = %+v, want no glance", raw, got)
+		}
 	}
 }

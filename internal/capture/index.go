@@ -106,15 +106,24 @@ func (c *Capturer) loadState() *indexState {
 		b = c.state
 	} else {
 		c.state = nil
-		b, err = os.ReadFile(c.Store.Path("index.state"))
-		if err == nil {
-			st.read = b
+		if b, err = c.readState(); err != nil {
+			return st
 		}
+		st.read = b
 	}
-	if err == nil {
-		if json.Unmarshal(b, st) != nil {
-			return &indexState{}
-		}
+	return parseState(b, st)
+}
+
+// readState reads the state file.
+func (c *Capturer) readState() ([]byte, error) {
+	return os.ReadFile(c.Store.Path("index.state"))
+}
+
+// parseState decodes b into st; a state that does not decode is an
+// empty one.
+func parseState(b []byte, st *indexState) *indexState {
+	if json.Unmarshal(b, st) != nil {
+		return &indexState{}
 	}
 	return st
 }

@@ -114,6 +114,13 @@ type Cmd struct {
 	// GIT_OBJECT_DIRECTORY set by the caller would make git look at the
 	// outer repository instead.
 	Nested bool
+	// Started, when set, is called once git has started, or failed to:
+	// a caller that runs git on a goroutine of its own goes on only then
+	// (capture.StartEarly). Go starts a process with vfork, whose child
+	// waits for a core to exec on, and with this goroutine's thread
+	// stopped and the caller's busy on the other of two cores, git
+	// started up to a millisecond late.
+	Started func()
 }
 
 // localVars are the variables that tie git to one repository, as
@@ -201,6 +208,9 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 		startCmd = func() error { return startYielding(cmd) }
 	}
 	err := startCmd()
+	if c.Started != nil {
+		c.Started()
+	}
 	if err == nil {
 		err = cmd.Wait()
 	}
