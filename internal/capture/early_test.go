@@ -140,12 +140,12 @@ func TestEarlyScanNotBegun(t *testing.T) {
 		t.Error("an early scan with a re-seed due")
 	}
 	if unlock, ok := c.Store.TryLock(); !ok {
-		t.Error("the lock still held after an early scan stopped for a re-seed")
+		t.Error("the lock held after a re-seed kept the early scan from beginning")
 	} else {
 		unlock()
 	}
 	if _, err := os.Stat(c.PrivateIndex() + ".lock"); err == nil {
-		t.Error("an early scan stopped for a re-seed left the private index's index.lock")
+		t.Error("the private index's index.lock left where a re-seed kept the early scan from beginning")
 	}
 	fresh := gittest.NewRepoWith(t, map[string]string{"a.txt": "a\n"})
 	r := earlyRunner(c, fresh.Dir, &trace)

@@ -119,7 +119,7 @@ type Cmd struct {
 	// (capture.StartEarly). Go starts a process with vfork, whose child
 	// waits for a core to exec on, and with this goroutine's thread
 	// stopped and the caller's busy on the other of two cores, git
-	// started up to a millisecond late.
+	// started one to two milliseconds late.
 	Started func()
 }
 

@@ -63,7 +63,7 @@ type Staged struct {
 // file system mounted with discard trims them in the unlink, about 130 us
 // a file here), and a rewind of 100 files waited 11-13 ms for it after
 // its last write (docs/speed.md, "Old files removed by a process of their
-// own"). The directory is first renamed done-*, so that the next rewind
+// own; the early scan started first"). The directory is first renamed done-*, so that the next rewind
 // and doctor tell it from a killed rewind's (StaleStaging). Where that
 // process cannot be started, the deletion is made here.
 func (s *Staged) Remove() {
