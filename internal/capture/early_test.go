@@ -228,6 +228,12 @@ func TestEarlyScanAbandoned(t *testing.T) {
 // scans nothing. A hook the configuration names that is not the one
 // asked early is asked itself.
 func TestEarlyQuery(t *testing.T) {
+	// The question goes to watchman itself when its server answers
+	// (AskUnchanged) and to the hook otherwise. No server runs under a
+	// TMPDIR of the test's own (watchman keeps its socket there), so the
+	// fake hooks are asked whether or not the machine runs one; without
+	// --no-local, watchman answered here itself, from a crawl.
+	t.Setenv("TMPDIR", t.TempDir())
 	ctx := context.Background()
 	c, j := testRepo(t, map[string]string{"a.txt": "a\n"})
 	top := c.Repo.Top

@@ -158,7 +158,10 @@ func askWatchman(ctx context.Context, token, dir string, env []string) ([]byte, 
 	}
 	// --no-spawn: a watchman that is not running (or another one's state
 	// directory, from another TMPDIR) is the hook's to start, not ours.
-	cmd := exec.CommandContext(ctx, prog, "--no-spawn", "-j", "--no-pretty")
+	// --no-local: without it, watchman answers a query with no server
+	// itself, by crawling the whole tree as a fresh instance, and the
+	// capture then scanned it all again.
+	cmd := exec.CommandContext(ctx, prog, "--no-spawn", "--no-local", "-j", "--no-pretty")
 	cmd.Dir, cmd.Env, cmd.Stdin = dir, env, bytes.NewReader(query)
 	out, err := cmd.Output()
 	if err != nil {
