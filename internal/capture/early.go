@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/jsontext"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -136,29 +137,15 @@ func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
 // first, in that order (json.Marshal keeps the struct's), and each is
 // sizes and times in digits. ok is false for a state of another shape.
 func glanceState(raw []byte) (st *indexState, ok bool) {
-	real, rest, ok := glanceString(raw, `{"real":"`)
+	real, rest, ok := jsontext.StringAfter(raw, `{"real":"`)
 	if !ok {
 		return nil, false
 	}
-	exclude, _, ok := glanceString(rest, `,"exclude":"`)
+	exclude, _, ok := jsontext.StringAfter(rest, `,"exclude":"`)
 	if !ok {
 		return nil, false
 	}
 	return &indexState{Real: real, Exclude: exclude}, true
-}
-
-// glanceString returns the string that follows prefix at the start of b,
-// and what follows its closing quote; a value with an escape is refused.
-func glanceString(b []byte, prefix string) (value string, rest []byte, ok bool) {
-	if !bytes.HasPrefix(b, []byte(prefix)) {
-		return "", nil, false
-	}
-	b = b[len(prefix):]
-	end := bytes.IndexByte(b, '"')
-	if end < 0 || bytes.IndexByte(b[:end], '\\') >= 0 {
-		return "", nil, false
-	}
-	return string(b[:end]), b[end+1:], true
 }
 
 // fitsEarly reports whether what the state says lets a scan or a question

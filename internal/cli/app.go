@@ -157,40 +157,10 @@ func run(name string, g grammar, args []string, sys *IO, help string, quick ...g
 				WithHint("this is a bug in git-checkpoint: 'git checkpoint doctor' checks the store; run the command again with GIT_CHECKPOINT_TRACE=1 to see where, and report it"))
 		}
 	}()
-	var command func(context.Context) error
-	if g.plain != nil {
-		if pg, cmd, ok := g.plain(args); ok {
-			globals = pg
-			command = func(ctx context.Context) error { return cmd.Run(ctx, sys, pg) }
-		}
-	}
-	if command == nil {
-		var kctx *kong.Context
-		for _, q := range quick {
-			if kctx = parseQuietly(name, q, args, sys, help); kctx != nil {
-				globals = q.globals
-				break
-			}
-		}
-		if kctx == nil {
-			parser, err := newParser(name, g.model, sys, help)
-			if err != nil {
-				return report(prog, globals, sys, fault.Wrap(err, fault.FailedInternal, "bad command grammar"))
-			}
-			if kctx, err = parser.Parse(args); err != nil {
-				// A program that asked for --json gets its error as JSON
-				// even when another argument is what failed to parse.
-				before, _ := splitDashDash(args)
-				globals.JSON = globals.JSON || slices.Contains(before, "--json")
-				e := fault.New(fault.InvalidUsage, "%s", err.Error()).
-					WithHint("see '" + name + " --help'")
-				return report(prog, globals, sys, e)
-			}
-		}
-		command = func(ctx context.Context) error {
-			kctx.BindTo(ctx, (*context.Context)(nil))
-			return kctx.Run(globals)
-		}
+	selected, command, err := selectCommand(name, g, args, sys, help, quick)
+	globals = selected
+	if err != nil {
+		return report(prog, globals, sys, err)
 	}
 	if globals.Chdir != "" {
 		// -C is applied by each command through its Env, never os.Chdir,
@@ -203,6 +173,45 @@ func run(name string, g grammar, args []string, sys *IO, help string, quick ...g
 		return report(prog, globals, sys, err)
 	}
 	return 0
+}
+
+// selectCommand returns the command args select and the globals it runs
+// with: the grammar's plain line (grammar.plain), else a part of the
+// grammar tried first (quick), else what the whole grammar's parser
+// selects. A line the parser refuses is an error, with the globals to
+// report it by.
+func selectCommand(name string, g grammar, args []string, sys *IO, help string, quick []grammar) (*Globals, func(context.Context) error, error) {
+	if g.plain != nil {
+		if pg, cmd, ok := g.plain(args); ok {
+			return pg, func(ctx context.Context) error { return cmd.Run(ctx, sys, pg) }, nil
+		}
+	}
+	globals := g.globals
+	var kctx *kong.Context
+	for _, q := range quick {
+		if kctx = parseQuietly(name, q, args, sys, help); kctx != nil {
+			globals = q.globals
+			break
+		}
+	}
+	if kctx == nil {
+		parser, err := newParser(name, g.model, sys, help)
+		if err != nil {
+			return globals, nil, fault.Wrap(err, fault.FailedInternal, "bad command grammar")
+		}
+		if kctx, err = parser.Parse(args); err != nil {
+			// A program that asked for --json gets its error as JSON even
+			// when another argument is what failed to parse.
+			before, _ := splitDashDash(args)
+			globals.JSON = globals.JSON || slices.Contains(before, "--json")
+			return globals, nil, fault.New(fault.InvalidUsage, "%s", err.Error()).
+				WithHint("see '" + name + " --help'")
+		}
+	}
+	return globals, func(ctx context.Context) error {
+		kctx.BindTo(ctx, (*context.Context)(nil))
+		return kctx.Run(globals)
+	}, nil
 }
 
 // report prints err for a person on stderr (or as JSON on stdout with

@@ -3,7 +3,9 @@
 // change (key order, indentation, comments that JSON-with-comments readers
 // accept), so that installing and uninstalling a hook leaves the file as
 // it was. encoding/json cannot do that; this package parses the text into
-// values that know their byte ranges and splices the text instead.
+// values that know their byte ranges and splices the text instead. It
+// also reads single values from text json.Marshal wrote without decoding
+// it (StringAfter), where decoding costs a command its time.
 package jsontext
 
 import (

@@ -198,3 +198,18 @@ func TestPutRemoveRoundTrip(t *testing.T) {
 		t.Errorf("put into a list: no error\n%s", d.Src)
 	}
 }
+
+// TestStringAfter: the value after a prefix at the start of the text, and
+// what follows it; a value with an escape, or a prefix elsewhere, is no
+// answer.
+func TestStringAfter(t *testing.T) {
+	v, rest, ok := StringAfter([]byte(`{"real":"1-2-3","exclude":"none"}`), `{"real":"`)
+	if !ok || v != "1-2-3" || string(rest) != `,"exclude":"none"}` {
+		t.Errorf("StringAfter = %q, %q, %v", v, rest, ok)
+	}
+	for _, b := range []string{`{"real":"a\"b"}`, `{"real":"a\\b"}`, ` {"real":"a"}`, `{"real":"a`} {
+		if v, _, ok := StringAfter([]byte(b), `{"real":"`); ok {
+			t.Errorf("StringAfter(%s) = %q, want no answer", b, v)
+		}
+	}
+}

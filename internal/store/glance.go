@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/jsontext"
 )
 
 // The cheap look at a journal line relies on the shape json.Marshal gives
@@ -88,22 +90,17 @@ func (l *line) note() {
 
 // stringAt returns the string value after key (which ends with the opening
 // quote), at the start of raw when first is set, else anywhere; a value
-// with an escape is refused.
+// with an escape is refused (jsontext.StringAfter).
 func stringAt(raw []byte, key string, first bool) (string, bool) {
-	i := 0
-	if first {
-		if !bytes.HasPrefix(raw, []byte(key)) {
+	if !first {
+		i := bytes.Index(raw, []byte(key))
+		if i < 0 {
 			return "", false
 		}
-	} else if i = bytes.Index(raw, []byte(key)); i < 0 {
-		return "", false
+		raw = raw[i:]
 	}
-	rest := raw[i+len(key):]
-	end := bytes.IndexByte(rest, '"')
-	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
-		return "", false
-	}
-	return string(rest[:end]), true
+	v, _, ok := jsontext.StringAfter(raw, key)
+	return v, ok
 }
 
 // intAfter returns the number after key.
