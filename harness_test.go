@@ -139,8 +139,8 @@ func wholeJournal(t *testing.T, stateDir string) *store.Journal {
 		t.Fatal(err)
 	}
 	j := store.ParseJournal(data)
-	if len(j.Problems) > 0 {
-		t.Fatalf("the journal has problems: %v", j.Problems)
+	if len(j.Problems()) > 0 {
+		t.Fatalf("the journal has problems: %v", j.Problems())
 	}
 	return j
 }

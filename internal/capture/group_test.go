@@ -102,8 +102,8 @@ func TestCaptureGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fresh.Latest(); got == nil || got.ID != recs[5].ID || len(fresh.Problems) > 0 {
-		t.Fatalf("the journal on disk ends with %+v (problems %q), want %s", got, fresh.Problems, recs[5].ID)
+	if got := fresh.Latest(); got == nil || got.ID != recs[5].ID || len(fresh.Problems()) > 0 {
+		t.Fatalf("the journal on disk ends with %+v (problems %q), want %s", got, fresh.Problems(), recs[5].ID)
 	}
 	after, err := c.Capture(ctx, fresh, Options{Reason: "test"})
 	if err != nil {

@@ -84,7 +84,7 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	var idErr error
 	doc := statusDoc{Mode: "repository", Worktree: s.repo.Worktree, Top: s.repo.Top, StateDir: s.store.Dir,
-		Checkpoints: len(refs), Latest: j.Latest(), Problems: j.Problems}
+		Checkpoints: len(refs), Latest: j.Latest(), Problems: j.Problems()}
 	if s.repo.Private {
 		doc.Mode = "private"
 	}

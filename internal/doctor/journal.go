@@ -25,7 +25,7 @@ func (d *Doctor) checkJournal(ctx context.Context) ([]Check, error) {
 	}
 	const repair = "git checkpoint doctor --fix (every other command also does this)"
 	var cs []Check
-	for _, p := range j.Problems {
+	for _, p := range j.Problems() {
 		cs = append(cs, Check{Name: "journal", Message: "journal: " + p,
 			Fix: repair + "; it rebuilds the journal from what is readable and the refs, keeping the damaged file aside"})
 	}

@@ -268,8 +268,8 @@ func (f *fixture) journal() []*store.Record {
 		f.t.Fatal(err)
 	}
 	j := store.ParseJournal(data)
-	if len(j.Problems) > 0 {
-		f.t.Fatalf("journal: %v", j.Problems)
+	if len(j.Problems()) > 0 {
+		f.t.Fatalf("journal: %v", j.Problems())
 	}
 	var out []*store.Record
 	for _, ev := range j.All() {

@@ -49,4 +49,12 @@ func (r *Runner) Phase(name string) (end func()) {
 	return func() { fmt.Fprintf(r.Trace, "trace: phase %s %.1f ms\n", name, msSince(start)) }
 }
 
+// Tracef writes a line about a step that ran no git process, such as how
+// much of the journal was read. Without a trace it costs nothing.
+func (r *Runner) Tracef(format string, args ...any) {
+	if r != nil && r.Trace != nil {
+		fmt.Fprintf(r.Trace, "trace: "+format+"\n", args...)
+	}
+}
+
 func msSince(t time.Time) float64 { return float64(time.Since(t)) / float64(time.Millisecond) }

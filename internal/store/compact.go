@@ -30,7 +30,7 @@ type Compacted struct {
 // two leaves the old head, which the compacted event names (see
 // Journal.replaced). The caller holds the lock.
 func (s *Store) Compact(j *Journal) (dropped int, err error) {
-	if len(j.Problems) > 0 {
+	if len(j.Problems()) > 0 {
 		return 0, nil // a damaged journal is rebuilt first, by the next append
 	}
 	pruned := map[string]bool{}
@@ -61,8 +61,8 @@ func (s *Store) Compact(j *Journal) (dropped int, err error) {
 		return 0, nil
 	}
 	top.Lines = dropped
-	if len(j.hashes) > 0 {
-		top.Replaced = fmt.Sprintf("%d %s", len(j.hashes), j.last)
+	if n := j.lineCount(); n > 0 {
+		top.Replaced = fmt.Sprintf("%d %s", n, j.last)
 	}
 	events := append([]Event{{Type: EventCompacted, At: s.Now().UTC(), Compacted: top, Pruned: ids}}, kept...)
 	data, fresh, err := encodeJournal(events)

@@ -63,8 +63,8 @@ func TestCompactKeepsWhatRetentionKeeps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(after.Problems) > 0 {
-			t.Fatalf("iteration %d: the compacted journal has problems: %v", iter, after.Problems)
+		if len(after.Problems()) > 0 {
+			t.Fatalf("iteration %d: the compacted journal has problems: %v", iter, after.Problems())
 		}
 		if after.MaxN() != before.MaxN() || after.MaxTurn() != before.MaxTurn() {
 			t.Fatalf("iteration %d: max %d turn %d, before %d and %d", iter, after.MaxN(), after.MaxTurn(), before.MaxN(), before.MaxTurn())
@@ -93,11 +93,11 @@ func TestCompactKeepsWhatRetentionKeeps(t *testing.T) {
 				t.Fatal(err)
 			}
 			crashed, _ := s.Journal()
-			if len(crashed.Problems) > 0 {
-				t.Fatalf("iteration %d: the old head beside the compacted journal: %v", iter, crashed.Problems)
+			if len(crashed.Problems()) > 0 {
+				t.Fatalf("iteration %d: the old head beside the compacted journal: %v", iter, crashed.Problems())
 			}
 			os.WriteFile(s.Path("journal.jsonl"+headSuffix), []byte(fmt.Sprintf("%d %s\n", after.Len()+1, "0123456789abcdef")), 0o644)
-			if damaged, _ := s.Journal(); len(damaged.Problems) == 0 {
+			if damaged, _ := s.Journal(); len(damaged.Problems()) == 0 {
 				t.Fatalf("iteration %d: a wrong head beside the compacted journal went unnoticed", iter)
 			}
 		}

@@ -51,8 +51,8 @@ func TestHeadWrittenInPlace(t *testing.T) {
 		}
 	}
 	read, err := s.Journal()
-	if err != nil || len(read.Problems) > 0 || read.Len() != 5 {
-		t.Fatalf("read back: %d events, problems %q, %v", read.Len(), read.Problems, err)
+	if err != nil || len(read.Problems()) > 0 || read.Len() != 5 {
+		t.Fatalf("read back: %d events, problems %q, %v", read.Len(), read.Problems(), err)
 	}
 	// The head now names a line beyond the journal's end: truncated.
 	data := mustRead(t, s.Path("journal.jsonl"))
@@ -61,7 +61,7 @@ func TestHeadWrittenInPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	read, err = s.Journal()
-	if err != nil || len(read.Problems) != 1 || !strings.Contains(read.Problems[0], "truncated") {
-		t.Fatalf("cut journal read with problems %q, %v", read.Problems, err)
+	if err != nil || len(read.Problems()) != 1 || !strings.Contains(read.Problems()[0], "truncated") {
+		t.Fatalf("cut journal read with problems %q, %v", read.Problems(), err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"iter"
 	"os"
@@ -61,16 +62,40 @@ type Rebuilt struct {
 // bytes; the newest lines are decoded at once. A journal that is not
 // perfectly whole is decoded entirely, as before, so that every problem
 // is reported as it always was (see ParseJournal).
+//
+// Even that look cost a hook 1.6 µs a line, 2 ms at 800 lines, so a
+// journal with a summary (summary.go) is read from it: only the lines
+// after the summary are looked at, and what a hook asks (the newest
+// checkpoint, the highest number and turn, a session's turn) is answered
+// from them and the summary. A question about every line (Event, All,
+// Records, Problems, ...) first reads the older lines too (whole).
 type Journal struct {
-	// Problems lists what did not parse or did not chain, one line each,
-	// for doctor; the events that did parse are still used.
-	Problems []string
+	// problems lists what did not parse or did not chain, one line each,
+	// among the lines read so far (see Problems).
+	problems []string
 	// Missing says there was no journal file at all.
 	Missing bool
 	last    string   // hash of the last line, the next line's Prev
-	hashes  []string // hash of each line, by line number - 1
-	lines   []*line  // the events, in order
-	all     []Event  // All's result, while it has as many events as lines
+	hashes  []string // hash of each line, by line number - base - 1
+	lines   []*line  // the events, in order, from line base + 1
+	// base is the number of lines before hashes[0] and lines[0]: those
+	// the summary stands for, while they are not read (file is set).
+	base int
+	// sum is the summary the journal was read with: what its first
+	// sum.Lines lines (lines[:sumAt] once they are read) hold.
+	sum   *summary
+	sumAt int
+	// file is the journal file as it was read, and head its head file,
+	// until whole reads the lines the summary stands for; read is how
+	// many lines came from it (lines added since follow them).
+	file []byte
+	head []byte
+	read int
+	// summarized is the number of lines the newest summary read or
+	// written stands for: a writer writes a new one summaryEvery lines
+	// after it.
+	summarized int
+	all        []Event // All's result, while it has as many events as lines
 	// first is ByID's index: by number, the line of the first checkpoint
 	// record that is not a reuse, among the first indexed lines.
 	first   map[int]int
@@ -135,11 +160,15 @@ func ParseJournal(data []byte) *Journal {
 
 // glanceAll reads a whole journal without decoding its older lines, or
 // returns nil when it is not whole.
-func glanceAll(data []byte) *Journal {
+func glanceAll(data []byte) *Journal { return glanceFrom(data, "") }
+
+// glanceFrom reads journal lines the first of which follows the line
+// whose hash is last, as glanceAll does.
+func glanceFrom(data []byte, last string) *Journal {
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		return nil // cut short
 	}
-	j := &Journal{}
+	j := &Journal{last: last}
 	for rest := data; len(rest) > 0; {
 		i := bytes.IndexByte(rest, '\n')
 		raw := rest[:i]
@@ -192,13 +221,13 @@ func decodeAll(data []byte) *Journal {
 		raw = bytes.Clone(raw)
 		l := &line{raw: raw}
 		if ev, err := l.decode(); err != nil || ev.Type == "" {
-			j.Problems = append(j.Problems, fmt.Sprintf("line %d does not parse", lineNo))
+			j.problems = append(j.problems, fmt.Sprintf("line %d does not parse", lineNo))
 		} else {
 			if ev.Prev != j.last {
-				j.Problems = append(j.Problems, fmt.Sprintf("line %d does not follow line %d (edited, removed or reordered lines)", lineNo, lineNo-1))
+				j.problems = append(j.problems, fmt.Sprintf("line %d does not follow line %d (edited, removed or reordered lines)", lineNo, lineNo-1))
 			}
 			if ev.Type == EventCheckpoint && ev.Checkpoint == nil {
-				j.Problems = append(j.Problems, fmt.Sprintf("line %d is a checkpoint without a record", lineNo))
+				j.problems = append(j.problems, fmt.Sprintf("line %d is a checkpoint without a record", lineNo))
 			} else {
 				j.lines = append(j.lines, l)
 			}
@@ -210,7 +239,7 @@ func decodeAll(data []byte) *Journal {
 		j.hashes = append(j.hashes, j.last)
 	}
 	if len(data) > 0 && data[len(data)-1] != '\n' {
-		j.Problems = append(j.Problems, fmt.Sprintf("line %d is cut short (the journal was truncated)", lineNo))
+		j.problems = append(j.problems, fmt.Sprintf("line %d is cut short (the journal was truncated)", lineNo))
 	}
 	return j
 }
@@ -235,6 +264,12 @@ func (j *Journal) add(raw []byte, ev Event) {
 // one json.Marshal wrote, and its bytes are chained); should it not, it
 // stands as an event of its type with nothing in it.
 func (j *Journal) Event(i int) *Event {
+	j.whole()
+	return j.decoded(i)
+}
+
+// decoded returns event i of the lines read so far.
+func (j *Journal) decoded(i int) *Event {
 	ev, err := j.lines[i].decode()
 	if err != nil {
 		return &Event{Type: j.lines[i].typ}
@@ -243,10 +278,21 @@ func (j *Journal) Event(i int) *Event {
 }
 
 // Len returns the number of events.
-func (j *Journal) Len() int { return len(j.lines) }
+func (j *Journal) Len() int {
+	j.whole()
+	return len(j.lines)
+}
+
+// Problems lists what did not parse or did not chain, one line each, for
+// doctor; the events that did parse are still used.
+func (j *Journal) Problems() []string {
+	j.whole()
+	return j.problems
+}
 
 // All returns every event, in order, decoding what was not yet.
 func (j *Journal) All() []Event {
+	j.whole()
 	if len(j.all) != len(j.lines) {
 		j.all = make([]Event, len(j.lines))
 		for i := range j.lines {
@@ -259,6 +305,7 @@ func (j *Journal) All() []Event {
 // Checkpoints returns the checkpoints in the order they were taken, without
 // the reuse records (those name a checkpoint that is already listed).
 func (j *Journal) Checkpoints() []*Record {
+	j.whole()
 	var out []*Record
 	for i, l := range j.lines {
 		if l.typ == EventCheckpoint && !l.reused {
@@ -274,10 +321,13 @@ func (j *Journal) Checkpoints() []*Record {
 func (j *Journal) Latest() *Record {
 	for i := len(j.lines) - 1; i >= 0; i-- {
 		if l := j.lines[i]; l.typ == EventCheckpoint && !l.reused {
-			if r := j.Event(i).Checkpoint; r != nil {
+			if r := j.decoded(i).Checkpoint; r != nil {
 				return r
 			}
 		}
+	}
+	if j.file != nil {
+		return j.sum.Latest
 	}
 	return nil
 }
@@ -285,6 +335,9 @@ func (j *Journal) Latest() *Record {
 // MaxN returns the highest checkpoint number recorded.
 func (j *Journal) MaxN() int {
 	n := 0
+	if j.file != nil {
+		n = j.sum.MaxN
+	}
 	for _, l := range j.lines {
 		if l.typ == EventCheckpoint && !l.reused || l.typ == EventCompacted {
 			n = max(n, l.n)
@@ -295,6 +348,7 @@ func (j *Journal) MaxN() int {
 
 // Numbers returns the numbers of the checkpoints recorded.
 func (j *Journal) Numbers() map[int]bool {
+	j.whole()
 	out := map[int]bool{}
 	for _, l := range j.lines {
 		if l.typ == EventCheckpoint && !l.reused {
@@ -309,6 +363,9 @@ func (j *Journal) Numbers() map[int]bool {
 // turn.
 func (j *Journal) MaxTurn() int {
 	n := 0
+	if j.file != nil {
+		n = j.sum.MaxTurn
+	}
 	for _, l := range j.lines {
 		if l.typ == EventCheckpoint || l.typ == EventCompacted {
 			n = max(n, TurnNumber(l.turn))
@@ -321,6 +378,7 @@ func (j *Journal) MaxTurn() int {
 // belongs to a turn, from what a look at each line found: decoding every
 // line to ask cost a rewind 4 ms of CPU beside its plan at 300 lines.
 func (j *Journal) HasTurns() bool {
+	j.whole()
 	for _, l := range j.lines {
 		if l.typ == EventCheckpoint && l.turn != "" {
 			return true
@@ -334,6 +392,7 @@ func (j *Journal) HasTurns() bool {
 // line found: decoding every line to ask cost each rewind 15 ms at 10,000
 // files, after the benchmark's other cases (traced).
 func (j *Journal) AnyAgent(is func(agent string) bool) bool {
+	j.whole()
 	for _, l := range j.lines {
 		if l.typ == EventCheckpoint && is(l.agent) {
 			return true
@@ -349,7 +408,14 @@ func (j *Journal) TurnOf(session string) string {
 			return l.turn
 		}
 	}
-	return ""
+	if j.file == nil {
+		return ""
+	}
+	if turn, ok := j.sum.turnOf(session); ok {
+		return turn
+	}
+	j.whole()
+	return j.TurnOf(session)
 }
 
 // ByID finds a checkpoint by its k<n> id: the first record of that id
@@ -362,6 +428,7 @@ func (j *Journal) ByID(id string) *Record {
 	if !ok {
 		return nil
 	}
+	j.whole()
 	if j.first == nil {
 		j.first = map[int]int{}
 	}
@@ -405,6 +472,7 @@ func (j *Journal) PrunedIDs() map[string]bool {
 // lines are decoded.
 func (j *Journal) prunedIDs() iter.Seq[string] {
 	return func(yield func(string) bool) {
+		j.whole()
 		for i, l := range j.lines {
 			if l.typ != EventPruned && l.typ != EventCompacted {
 				continue
@@ -431,6 +499,7 @@ type Records struct {
 
 // Records returns the journal's checkpoint records.
 func (j *Journal) Records() Records {
+	j.whole()
 	r := Records{j: j}
 	for i, l := range j.lines {
 		if l.typ == EventCheckpoint {
@@ -498,6 +567,7 @@ func idNumber(id string) (int, bool) {
 // LastRewind returns the newest rewind_started event and whether a
 // rewind_ended followed it.
 func (j *Journal) LastRewind() (started *Rewind, ended bool) {
+	j.whole()
 	for i := len(j.lines) - 1; i >= 0; i-- {
 		switch j.lines[i].typ {
 		case EventRewindEnded:
@@ -510,7 +580,8 @@ func (j *Journal) LastRewind() (started *Rewind, ended bool) {
 }
 
 // readJournal loads the journal file and checks it against its head file;
-// a missing file is an empty journal.
+// a missing file is an empty journal. It is read from its summary when it
+// has one that still stands (readSummarized).
 func readJournal(path string) (*Journal, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -519,12 +590,58 @@ func readJournal(path string) (*Journal, error) {
 	if err != nil {
 		return nil, err
 	}
+	head, err := os.ReadFile(path + headSuffix)
+	if err != nil {
+		head = nil
+	}
+	if j := readSummarized(path, data, head); j != nil {
+		return j, nil
+	}
+	return readWhole(data, head), nil
+}
+
+// readWhole reads every line of a journal file and checks it against its
+// head file (nil for none).
+func readWhole(data, head []byte) *Journal {
 	j := ParseJournal(data)
-	if head, err := os.ReadFile(path + headSuffix); err == nil {
+	if head != nil {
 		j.checkHead(string(head))
 	}
-	return j, nil
+	return j
 }
+
+// whole reads the lines the summary stood for, when the journal was read
+// from one, so that a question about every line is answered from every
+// line. They are checked as every line is (glanceAll) and must end where
+// the summary says; should they not (their checksum matched, so only a
+// collision lets a changed line through), the journal is read again as
+// one without a summary is, and its problems are reported. The lines
+// added since it was read follow them either way.
+func (j *Journal) whole() {
+	if j.file == nil {
+		return
+	}
+	file, head, added := j.file, j.head, j.lines[j.read:]
+	j.file, j.head = nil, nil
+	if older := glanceAll(file[:j.sum.End]); older != nil && len(older.hashes) == j.base && older.last == j.sum.Hash {
+		j.sumAt = len(older.lines)
+		j.lines = append(older.lines, j.lines...)
+		j.hashes = append(older.hashes, j.hashes...)
+		j.base = 0
+		return
+	}
+	all := readWhole(file, head)
+	for _, l := range added {
+		all.lines = append(all.lines, l)
+		all.last = lineHash(l.raw)
+		all.hashes = append(all.hashes, all.last)
+	}
+	all.staged, all.summarized = j.staged, j.summarized
+	*j = *all
+}
+
+// lineCount returns the number of lines, blank ones included.
+func (j *Journal) lineCount() int { return j.base + len(j.hashes) }
 
 // headSuffix names the file beside the journal that holds the number and
 // hash of the last line written. The chain inside the journal catches an
@@ -537,26 +654,48 @@ const headSuffix = ".head"
 // journal that goes further than its head is fine; one that ends before
 // it, or holds another line there, was cut short or edited.
 func (j *Journal) checkHead(head string) {
-	var n int
-	var hash string
-	if _, err := fmt.Sscanf(head, "%d %s", &n, &hash); err != nil || n <= 0 {
-		return
-	}
-	if j.replaced(head) {
+	n, hash, ok := parseHead(head)
+	if !ok || j.replaced(head) {
 		return
 	}
 	switch {
 	case n > len(j.hashes):
-		j.Problems = append(j.Problems, fmt.Sprintf("the journal ends at line %d but was written up to line %d (truncated)", len(j.hashes), n))
+		j.problems = append(j.problems, fmt.Sprintf("the journal ends at line %d but was written up to line %d (truncated)", len(j.hashes), n))
 	case j.hashes[n-1] != hash:
-		j.Problems = append(j.Problems, fmt.Sprintf("line %d is not the line written there (edited)", n))
+		j.problems = append(j.problems, fmt.Sprintf("line %d is not the line written there (edited)", n))
 	}
+}
+
+// headAgrees reports whether a journal read from its summary agrees with
+// its head file as checkHead would find the whole journal does: the line
+// the head names is the summary's last or one after it, and it is that
+// line. Anything else is left to checkHead, on every line.
+func (j *Journal) headAgrees(head string) bool {
+	n, hash, ok := parseHead(head)
+	switch {
+	case !ok:
+		return true
+	case n == j.base:
+		return hash == j.sum.Hash
+	case n > j.base && n <= j.lineCount():
+		return j.hashes[n-j.base-1] == hash
+	}
+	return false
+}
+
+// parseHead reads a head file, "N HASH".
+func parseHead(head string) (n int, hash string, ok bool) {
+	if _, err := fmt.Sscanf(head, "%d %s", &n, &hash); err != nil || n <= 0 {
+		return 0, "", false
+	}
+	return n, hash, true
 }
 
 // replaced reports whether head is the head of the journal a compaction
 // replaced: the compacted journal is renamed into place before its head is
 // written, and a crash between the two leaves the old head behind.
 func (j *Journal) replaced(head string) bool {
+	j.whole()
 	if len(j.lines) == 0 || j.lines[0].typ != EventCompacted {
 		return false
 	}
@@ -609,7 +748,11 @@ func flushJournal(path string, j *Journal) error {
 		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
+	end, err := f.Seek(0, io.SeekCurrent) // the end: the file is appended to
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return err
 	}
 	if created {
@@ -619,7 +762,13 @@ func flushJournal(path string, j *Journal) error {
 	}
 	j.staged = 0
 	j.Missing = false
-	return writeHead(path, j)
+	if err := writeHead(path, j); err != nil {
+		return err
+	}
+	if j.lineCount()-j.summarized >= summaryEvery {
+		writeSummary(path, j, end)
+	}
+	return nil
 }
 
 // writeHead records the journal's last line in its head file, "N HASH"
@@ -634,17 +783,23 @@ func flushJournal(path string, j *Journal) error {
 // see the new head before the line it names, as it could before: it
 // reads the journal again under the lock before repairing anything.
 func writeHead(path string, j *Journal) error {
-	b := fmt.Appendf(nil, "%d %s\n", len(j.hashes), j.last)
+	b := fmt.Appendf(nil, "%d %s\n", j.lineCount(), j.last)
 	if len(b) < headSize {
 		b = append(b, bytes.Repeat([]byte(" "), headSize-len(b))...)
 	}
-	f, err := os.OpenFile(path+headSuffix, os.O_WRONLY|os.O_CREATE, 0o644)
+	return overwrite(path+headSuffix, b)
+}
+
+// overwrite writes b over the file at path in place, without a sync, and
+// cuts it to b's length when it was of another (older or damaged).
+func overwrite(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
 	_, err = f.WriteAt(b, 0)
 	if fi, serr := f.Stat(); err == nil && (serr != nil || fi.Size() != int64(len(b))) {
-		err = f.Truncate(int64(len(b))) // a head of another length, older or damaged
+		err = f.Truncate(int64(len(b)))
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

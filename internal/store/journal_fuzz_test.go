@@ -36,7 +36,7 @@ func FuzzParseJournal(f *testing.F) {
 			}
 		}
 		// Problems are one line each, for doctor's report.
-		for _, p := range j.Problems {
+		for _, p := range j.Problems() {
 			if bytes.ContainsAny([]byte(p), "\n\r") {
 				t.Fatalf("problem spans lines: %q", p)
 			}
@@ -49,8 +49,8 @@ func FuzzParseJournal(f *testing.F) {
 			t.Fatalf("the kept events do not encode: %v", err)
 		}
 		back := ParseJournal(again)
-		if len(back.Problems) > 0 || back.Len() != len(events) {
-			t.Fatalf("re-chained, %d events parse back as %d, problems %v", len(events), back.Len(), back.Problems)
+		if len(back.Problems()) > 0 || back.Len() != len(events) {
+			t.Fatalf("re-chained, %d events parse back as %d, problems %v", len(events), back.Len(), back.Problems())
 		}
 		for i, ev := range back.All() {
 			if ev.Type != events[i].Type {
@@ -64,8 +64,8 @@ func FuzzParseJournal(f *testing.F) {
 // journal every line of which was decoded.
 func sameAsDecoded(t *testing.T, j, want *Journal) {
 	t.Helper()
-	if !slices.Equal(j.Problems, want.Problems) || !slices.Equal(j.hashes, want.hashes) || j.last != want.last {
-		t.Fatalf("problems %q, chain %v %s; decoded: %q, %v %s", j.Problems, j.hashes, j.last, want.Problems, want.hashes, want.last)
+	if !slices.Equal(j.Problems(), want.Problems()) || !slices.Equal(j.hashes, want.hashes) || j.last != want.last {
+		t.Fatalf("problems %q, chain %v %s; decoded: %q, %v %s", j.Problems(), j.hashes, j.last, want.Problems(), want.hashes, want.last)
 	}
 	if j.MaxN() != want.MaxN() || j.MaxTurn() != want.MaxTurn() || !maps.Equal(j.Numbers(), want.Numbers()) {
 		t.Fatalf("max %d, turn %d, numbers %v; decoded: %d, %d, %v", j.MaxN(), j.MaxTurn(), j.Numbers(), want.MaxN(), want.MaxTurn(), want.Numbers())

@@ -8,6 +8,7 @@ package store
 func (j *Journal) RewindsBy() map[string]string {
 	out := map[string]string{}
 	by := "" // who applied the rewind started last, until its end
+	j.whole()
 	for i, l := range j.lines {
 		switch {
 		case l.typ == EventRewindStarted:

@@ -144,8 +144,8 @@ func TestPruneIsOneCompareAndSwapTransaction(t *testing.T) {
 		t.Fatalf("refs after the prune: %v", after)
 	}
 	reread, _ := s.Journal()
-	if len(reread.Problems) > 0 || !reread.Pruned("k1") || !reread.Pruned("k3") || reread.Pruned("k4") {
-		t.Fatalf("the journal after the prune: %v %+v", reread.Problems, reread.All()[reread.Len()-1])
+	if len(reread.Problems()) > 0 || !reread.Pruned("k1") || !reread.Pruned("k3") || reread.Pruned("k4") {
+		t.Fatalf("the journal after the prune: %v %+v", reread.Problems(), reread.All()[reread.Len()-1])
 	}
 }
 

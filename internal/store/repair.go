@@ -18,7 +18,7 @@ import (
 // short), or a checkpoint ref has no record in it (a crash between the ref
 // and the journal line, or a lost journal).
 func NeedsRepair(j *Journal, refs map[int]string) bool {
-	return len(j.Problems) > 0 || len(unrecorded(j, refs)) > 0
+	return len(j.Problems()) > 0 || len(unrecorded(j, refs)) > 0
 }
 
 // unrecorded lists the checkpoint numbers that have a ref and no record.
@@ -41,7 +41,7 @@ func unrecorded(j *Journal, refs map[int]string) []int {
 func (s *Store) Repair(ctx context.Context, j *Journal, refs map[int]string) ([]string, error) {
 	var did []string
 	switch {
-	case len(j.Problems) > 0:
+	case len(j.Problems()) > 0:
 		aside, err := s.Rebuild(j)
 		if err != nil {
 			return nil, err
@@ -85,7 +85,7 @@ func (s *Store) Rebuild(j *Journal) (aside string, err error) {
 		return "", fault.Wrap(err, fault.FailedIO, "cannot keep the damaged journal aside")
 	}
 	data, fresh, err := encodeJournal(append([]Event{{Type: EventRebuilt, At: s.Now().UTC(),
-		Rebuilt: &Rebuilt{Aside: aside, Problems: j.Problems}}}, j.All()...))
+		Rebuilt: &Rebuilt{Aside: aside, Problems: j.Problems()}}}, j.All()...))
 	if err != nil {
 		return "", err
 	}

@@ -52,6 +52,11 @@ func (s *Store) Journal() (*Journal, error) {
 	if err != nil {
 		return nil, fault.Wrap(err, fault.FailedIO, "cannot read the journal")
 	}
+	if j.file != nil {
+		s.Git.Tracef("journal of %d lines read from its summary and the %d after it", j.lineCount(), len(j.hashes))
+	} else if !j.Missing {
+		s.Git.Tracef("journal of %d lines read whole", j.lineCount())
+	}
 	return j, nil
 }
 
@@ -74,7 +79,7 @@ func (s *Store) Stage(j *Journal, ev Event) error {
 	if err := s.Init(); err != nil {
 		return err
 	}
-	if len(j.Problems) > 0 && j.staged == 0 {
+	if len(j.problems) > 0 && j.staged == 0 {
 		// Never append to a damaged journal: a line chained to a broken
 		// one would be as doubtful as it is.
 		if _, err := s.Rebuild(j); err != nil {
