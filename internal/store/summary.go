@@ -17,8 +17,8 @@ import (
 // a reader answers from the summary and the lines after it.
 //
 // The summary is a cache, never the record. It is believed only while the
-// bytes it stands for are the bytes it summed up: their CRC-32C, which
-// costs 28 µs for 500 KB where looking at each line costs 2 ms, and the
+// bytes it stands for are the bytes it summed up: their CRC-32, which
+// costs 40 µs for 500 KB where looking at each line costs 2 ms, and the
 // hash of the last line, which the next line names. An edit anywhere in
 // them is still found by the next command, which reads the journal whole
 // and reports the edit as it always did. A summary that does not check
@@ -43,7 +43,7 @@ type summary struct {
 	Lines   int    `json:"lines"` // blank ones too
 	End     int64  `json:"end"`   // the offset after the last one's newline
 	Hash    string `json:"hash"`  // the last one's hash
-	CRC     uint32 `json:"crc"`   // the CRC-32C (Castagnoli) of their bytes
+	CRC     uint32 `json:"crc"`   // the CRC-32 (IEEE) of their bytes
 	MaxN    int    `json:"max_n"`
 	MaxTurn int    `json:"max_turn"`
 	// Latest is the newest checkpoint (not a reuse record), or nil.
@@ -124,10 +124,10 @@ func writeSummary(path string, j *Journal, end int64) {
 	}
 }
 
-// checksum is the CRC-32C of data.
-func checksum(data []byte) uint32 {
-	return crc32.Checksum(data, crc32.MakeTable(crc32.Castagnoli))
-}
+// checksum is the CRC-32 of data, IEEE's: the processor computes it
+// (PCLMULQDQ) with nothing to prepare, where the Castagnoli polynomial's
+// tables took a hook 0.15 ms to build before its first byte.
+func checksum(data []byte) uint32 { return crc32.ChecksumIEEE(data) }
 
 // summarize sums up every line of j, which end at end: the summary it was
 // read with, and the lines after it.
