@@ -85,12 +85,12 @@ type Journal struct {
 	// sum.Lines lines (lines[:sumAt] once they are read) hold.
 	sum   *summary
 	sumAt int
-	// file is the journal file as it was read, and head its head file,
-	// until whole reads the lines the summary stands for; read is how
-	// many lines came from it (lines added since follow them).
-	file []byte
+	// path is the journal file's, while the lines the summary stands
+	// for are not read (whole reads them), and head its head file as
+	// read; tail is the file from the summary's last line on, as read.
+	path string
 	head []byte
-	read int
+	tail []byte
 	// summarized is the number of lines the newest summary read or
 	// written stands for: a writer writes a new one summaryEvery lines
 	// after it.
@@ -326,7 +326,7 @@ func (j *Journal) Latest() *Record {
 			}
 		}
 	}
-	if j.file != nil {
+	if j.path != "" {
 		return j.sum.Latest
 	}
 	return nil
@@ -335,7 +335,7 @@ func (j *Journal) Latest() *Record {
 // MaxN returns the highest checkpoint number recorded.
 func (j *Journal) MaxN() int {
 	n := 0
-	if j.file != nil {
+	if j.path != "" {
 		n = j.sum.MaxN
 	}
 	for _, l := range j.lines {
@@ -363,7 +363,7 @@ func (j *Journal) Numbers() map[int]bool {
 // turn.
 func (j *Journal) MaxTurn() int {
 	n := 0
-	if j.file != nil {
+	if j.path != "" {
 		n = j.sum.MaxTurn
 	}
 	for _, l := range j.lines {
@@ -408,7 +408,7 @@ func (j *Journal) TurnOf(session string) string {
 			return l.turn
 		}
 	}
-	if j.file == nil {
+	if j.path == "" {
 		return ""
 	}
 	if turn, ok := j.sum.turnOf(session); ok {
@@ -583,19 +583,19 @@ func (j *Journal) LastRewind() (started *Rewind, ended bool) {
 // a missing file is an empty journal. It is read from its summary when it
 // has one that still stands (readSummarized).
 func readJournal(path string) (*Journal, error) {
+	head, err := os.ReadFile(path + headSuffix)
+	if err != nil {
+		head = nil
+	}
+	if j := readSummarized(path, head); j != nil {
+		return j, nil
+	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Journal{Missing: true}, nil
 	}
 	if err != nil {
 		return nil, err
-	}
-	head, err := os.ReadFile(path + headSuffix)
-	if err != nil {
-		head = nil
-	}
-	if j := readSummarized(path, data, head); j != nil {
-		return j, nil
 	}
 	return readWhole(data, head), nil
 }
@@ -612,26 +612,32 @@ func readWhole(data, head []byte) *Journal {
 
 // whole reads the lines the summary stood for, when the journal was read
 // from one, so that a question about every line is answered from every
-// line. They are checked as every line is (glanceAll) and must end where
-// the summary says; should they not (their checksum matched, so only a
-// collision lets a changed line through), the journal is read again as
-// one without a summary is, and its problems are reported. The lines
-// added since it was read follow them either way.
+// line. The file is read again. While it holds what was read (the bytes
+// the summary stands for, by its checksum, and the tail), the older lines
+// are checked as every line is (glanceAll) and go in front of the lines in
+// memory. Otherwise it changed meanwhile (replaced, or edited under the
+// command), and the journal is what the file now holds, read as one
+// without a summary is, its problems reported, followed by the lines
+// staged and not yet written.
 func (j *Journal) whole() {
-	if j.file == nil {
+	if j.path == "" {
 		return
 	}
-	file, head, added := j.file, j.head, j.lines[j.read:]
-	j.file, j.head = nil, nil
-	if older := glanceAll(file[:j.sum.End]); older != nil && len(older.hashes) == j.base && older.last == j.sum.Hash {
-		j.sumAt = len(older.lines)
-		j.lines = append(older.lines, j.lines...)
-		j.hashes = append(older.hashes, j.hashes...)
-		j.base = 0
-		return
+	path, head, tail, sum := j.path, j.head, j.tail, j.sum
+	j.path, j.head, j.tail = "", nil, nil
+	data, err := os.ReadFile(path)
+	if err == nil && int64(len(data)) >= sum.Start+int64(len(tail)) &&
+		bytes.Equal(data[sum.Start:sum.Start+int64(len(tail))], tail) && checksum(data[:sum.End]) == sum.CRC {
+		if older := glanceAll(data[:sum.End]); older != nil && len(older.hashes) == j.base && older.last == sum.Hash {
+			j.sumAt = len(older.lines)
+			j.lines = append(older.lines, j.lines...)
+			j.hashes = append(older.hashes, j.hashes...)
+			j.base = 0
+			return
+		}
 	}
-	all := readWhole(file, head)
-	for _, l := range added {
+	all := readWhole(data, head)
+	for _, l := range j.lines[len(j.lines)-j.staged:] {
 		all.lines = append(all.lines, l)
 		all.last = lineHash(l.raw)
 		all.hashes = append(all.hashes, all.last)

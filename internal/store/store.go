@@ -52,7 +52,7 @@ func (s *Store) Journal() (*Journal, error) {
 	if err != nil {
 		return nil, fault.Wrap(err, fault.FailedIO, "cannot read the journal")
 	}
-	if j.file != nil {
+	if j.path != "" {
 		s.Git.Tracef("journal of %d lines read from its summary and the %d after it", j.lineCount(), len(j.hashes))
 	} else if !j.Missing {
 		s.Git.Tracef("journal of %d lines read whole", j.lineCount())

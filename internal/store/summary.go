@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"hash/crc32"
+	"io"
 	"os"
 	"slices"
 )
@@ -41,6 +42,7 @@ const summarySessions = 32
 // summary is what the first Lines lines of a journal hold.
 type summary struct {
 	Lines   int    `json:"lines"` // blank ones too
+	Start   int64  `json:"start"` // the offset of the last one
 	End     int64  `json:"end"`   // the offset after the last one's newline
 	Hash    string `json:"hash"`  // the last one's hash
 	CRC     uint32 `json:"crc"`   // the CRC-32 (IEEE) of their bytes
@@ -58,26 +60,43 @@ type summary struct {
 // readSummarized reads a journal from its summary, or returns nil when
 // the summary is missing or does not check, or the lines after it do not
 // read whole or disagree with the head file: the journal is then read
-// whole.
-func readSummarized(path string, data, head []byte) *Journal {
+// whole. Only the file from the summary's last line on is kept in memory;
+// the bytes before it go through the checksum a piece at a time, for a
+// journal read whole into memory took a hook 0.6 ms at 550 KB (faulting
+// in and filling the buffer), ten times what checking them costs.
+func readSummarized(path string, head []byte) *Journal {
 	b, err := os.ReadFile(path + summarySuffix)
 	if err != nil {
 		return nil
 	}
 	sum := parseSummary(b)
-	if sum == nil || sum.Lines <= 0 || sum.End <= 0 || sum.End > int64(len(data)) || data[sum.End-1] != '\n' {
+	if sum == nil || sum.Lines <= 0 || sum.Start < 0 || sum.End <= sum.Start {
 		return nil
 	}
-	start := bytes.LastIndexByte(data[:sum.End-1], '\n') + 1
-	if lineHash(data[start:sum.End-1]) != sum.Hash || checksum(data[:sum.End]) != sum.CRC {
+	f, err := os.Open(path)
+	if err != nil {
 		return nil
 	}
-	j := glanceFrom(data[sum.End:], sum.Hash)
+	defer f.Close()
+	crc := crc32.NewIEEE()
+	if _, err := io.CopyN(crc, f, sum.Start); err != nil {
+		return nil
+	}
+	tail, err := io.ReadAll(f)
+	last := sum.End - sum.Start // the summary's last line, newline included
+	if err != nil || int64(len(tail)) < last || bytes.IndexByte(tail[:last], '\n') != int(last)-1 {
+		return nil
+	}
+	crc.Write(tail[:last])
+	if crc.Sum32() != sum.CRC || lineHash(tail[:last-1]) != sum.Hash {
+		return nil
+	}
+	j := glanceFrom(tail[last:], sum.Hash)
 	if j == nil {
 		return nil
 	}
 	j.base, j.sum, j.summarized = sum.Lines, sum, sum.Lines
-	j.file, j.head, j.read = data, head, len(j.lines)
+	j.path, j.head, j.tail = path, head, tail
 	if head != nil && !j.headAgrees(string(head)) {
 		return nil
 	}
@@ -110,10 +129,14 @@ func writeSummary(path string, j *Journal, end int64) {
 		return
 	}
 	data, err := os.ReadFile(path)
-	if err != nil || int64(len(data)) < end {
+	if err != nil || int64(len(data)) < end || len(j.lines) == 0 {
 		return
 	}
 	sum := j.summarize(end)
+	sum.Start = end - int64(len(j.lines[len(j.lines)-1].raw)) - 1
+	if sum.Start < 0 || lineHash(data[sum.Start:end-1]) != sum.Hash {
+		return // the file ends otherwise than the journal in memory
+	}
 	sum.CRC = checksum(data[:end])
 	content, err := json.Marshal(sum)
 	if err != nil {

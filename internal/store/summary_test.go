@@ -34,7 +34,7 @@ func FuzzSummary(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if read.file != nil {
+			if read.path != "" {
 				summarized++
 			}
 			data := mustRead(t, s.Path("journal.jsonl"))
@@ -108,23 +108,27 @@ func longJournal(t *testing.T, lines int) (*Store, []byte) {
 // TestHookReadsTheLinesAfterTheSummary checks the point of the summary:
 // what a hook asks of a journal of a thousand lines is answered from the
 // lines after the summary, fewer than summaryEvery, without reading the
-// others; a question about every line then reads them.
+// others or holding them in memory; a question about every line then
+// reads them.
 func TestHookReadsTheLinesAfterTheSummary(t *testing.T) {
 	s, data := longJournal(t, 1000)
 	j, err := s.Journal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.file == nil || len(j.lines) >= summaryEvery || j.base+len(j.lines) != 1000 {
+	if j.path == "" || len(j.lines) >= summaryEvery || j.base+len(j.lines) != 1000 {
 		t.Fatalf("read whole or from no summary: %d lines after a summary of %d", len(j.lines), j.base)
+	}
+	if len(j.tail) > len(data)/10 {
+		t.Fatalf("%d bytes of %d kept in memory", len(j.tail), len(data))
 	}
 	if j.MaxN() != 1000 || j.Latest().ID != "k1000" || j.TurnOf("s") != "t100" || j.MaxTurn() != 100 || j.TurnOf("new") != "" {
 		t.Fatalf("max %d latest %s turn %s", j.MaxN(), j.Latest().ID, j.TurnOf("s"))
 	}
-	if j.file == nil || len(j.lines) >= summaryEvery {
+	if j.path == "" || len(j.lines) >= summaryEvery {
 		t.Fatal("a hook's questions read every line")
 	}
-	if j.Len() != 1000 || j.file != nil {
+	if j.Len() != 1000 || j.path != "" {
 		t.Fatalf("%d events once every line is read", j.Len())
 	}
 	sameAsDecoded(t, j, decodeAll(data))
@@ -177,7 +181,7 @@ func TestSummaryThatDoesNotCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if j.file != nil {
+			if j.path != "" {
 				t.Fatal("read from a summary that does not check")
 			}
 			want := readWhole(data, mustRead(t, journal+headSuffix))
@@ -191,18 +195,18 @@ func TestSummaryThatDoesNotCheck(t *testing.T) {
 
 // TestWholeAfterAppends checks that the lines a summary stood for are read
 // in front of the lines appended since the journal was read, and that
-// should they no longer read as the summary said (changed in memory
-// here: on disk the checksum catches it first), the journal is read again
-// as without one, its problems reported, the new lines still last.
+// should the file have changed meanwhile (a line edited under the
+// command), the journal is what the file then holds, read as without a
+// summary, its problems reported, the line appended since still last.
 func TestWholeAfterAppends(t *testing.T) {
 	for _, changed := range []bool{false, true} {
 		s, _ := longJournal(t, 100)
 		j, err := s.Journal()
-		if err != nil || j.file == nil {
+		if err != nil || j.path == "" {
 			t.Fatalf("not read from its summary: %v", err)
 		}
 		if changed {
-			j.file[3] = 'x'
+			edit(t, s.Path("journal.jsonl"), func(b []byte) []byte { b[3] = 'x'; return b })
 		}
 		if err := s.Append(j, Event{Type: EventPruned, Pruned: []string{"k1"}}); err != nil {
 			t.Fatal(err)
