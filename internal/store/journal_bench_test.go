@@ -2,13 +2,15 @@ package store
 
 import (
 	"fmt"
+	"os"
 	"testing"
 	"time"
 )
 
 // BenchmarkParseJournal reads a journal of 10,000 tool-call records and
 // asks what a hook asks (the newest record, the highest number, the turn
-// of a session), then what a rewind asks (every event).
+// of a session), from the bytes and then from the file with its summary,
+// then what a rewind asks (every event).
 func BenchmarkParseJournal(b *testing.B) {
 	var evs []Event
 	for i := 1; i <= 10000; i++ {
@@ -24,6 +26,29 @@ func BenchmarkParseJournal(b *testing.B) {
 	b.Run("hook", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			j := ParseJournal(data)
+			j.Latest()
+			j.MaxN()
+			j.TurnOf("3f2a1c9e-1111-2222-3333-444455556666")
+		}
+	})
+	b.Run("hook from the summary", func(b *testing.B) {
+		s := &Store{Dir: b.TempDir(), Now: time.Now}
+		if err := os.WriteFile(s.Path("journal.jsonl"), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		j, err := s.Journal()
+		if err == nil {
+			err = s.Append(j, Event{Type: EventPruned, Pruned: []string{"k1"}}) // writes the summary
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			j, err := s.Journal()
+			if err != nil || j.path == "" {
+				b.Fatalf("not read from its summary: %v", err)
+			}
 			j.Latest()
 			j.MaxN()
 			j.TurnOf("3f2a1c9e-1111-2222-3333-444455556666")

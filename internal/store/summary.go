@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"hash"
 	"hash/crc32"
 	"io"
 	"os"
@@ -73,16 +74,7 @@ func readSummarized(path string, head []byte) *Journal {
 	if sum == nil || sum.Lines <= 0 || sum.Start < 0 || sum.End <= sum.Start {
 		return nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	crc := crc32.NewIEEE()
-	if _, err := io.CopyN(crc, f, sum.Start); err != nil {
-		return nil
-	}
-	tail, err := io.ReadAll(f)
+	crc, tail, err := readAfter(path, sum.Start)
 	last := sum.End - sum.Start // the summary's last line, newline included
 	if err != nil || int64(len(tail)) < last || bytes.IndexByte(tail[:last], '\n') != int(last)-1 {
 		return nil
@@ -103,6 +95,36 @@ func readSummarized(path string, head []byte) *Journal {
 	return j
 }
 
+// readAfter reads the file at path from start on, and returns it with the
+// checksum of the bytes before start, which are summed a piece at a time
+// and never held in memory whole.
+func readAfter(path string, start int64) (hash.Hash32, []byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	crc := newChecksum()
+	if _, err := io.CopyN(crc, f, start); err != nil {
+		return nil, nil, err
+	}
+	tail, err := io.ReadAll(f)
+	return crc, tail, err
+}
+
+// newChecksum starts the summary's checksum, the CRC-32 IEEE's: the
+// processor computes it (PCLMULQDQ) with nothing to prepare, where the
+// Castagnoli polynomial's tables took a hook 0.15 ms to build before its
+// first byte.
+func newChecksum() hash.Hash32 { return crc32.NewIEEE() }
+
+// checksum is the summary's checksum of data.
+func checksum(data []byte) uint32 {
+	h := newChecksum()
+	h.Write(data)
+	return h.Sum32()
+}
+
 // parseSummary reads a summary file: the hash of the rest (as lineHash
 // gives it) on a line, then the summary as JSON.
 func parseSummary(b []byte) *summary {
@@ -119,8 +141,8 @@ func parseSummary(b []byte) *summary {
 
 // writeSummary writes the summary of every line of j, which end at end
 // (the journal holds no staged line). The checksum is of the file as it
-// is on disk, read back: the lines were just synced, and the lock keeps
-// other writers out. It overwrites the summary file in place, without a
+// is on disk, read back as a reader reads it: the lines were just synced,
+// and the lock keeps other writers out. It overwrites the summary file in place, without a
 // sync: a summary cut short does not check, and is ignored. A summary
 // that cannot be written is no loss, and not reported: the journal is
 // then read whole.
@@ -128,16 +150,21 @@ func writeSummary(path string, j *Journal, end int64) {
 	if len(j.problems) > 0 || j.staged > 0 {
 		return
 	}
-	data, err := os.ReadFile(path)
-	if err != nil || int64(len(data)) < end || len(j.lines) == 0 {
+	if len(j.lines) == 0 {
 		return
 	}
 	sum := j.summarize(end)
 	sum.Start = end - int64(len(j.lines[len(j.lines)-1].raw)) - 1
-	if sum.Start < 0 || lineHash(data[sum.Start:end-1]) != sum.Hash {
+	if sum.Start < 0 {
+		return
+	}
+	crc, tail, err := readAfter(path, sum.Start)
+	last := end - sum.Start
+	if err != nil || int64(len(tail)) < last || lineHash(tail[:last-1]) != sum.Hash {
 		return // the file ends otherwise than the journal in memory
 	}
-	sum.CRC = checksum(data[:end])
+	crc.Write(tail[:last])
+	sum.CRC = crc.Sum32()
 	content, err := json.Marshal(sum)
 	if err != nil {
 		return
@@ -146,11 +173,6 @@ func writeSummary(path string, j *Journal, end int64) {
 		j.summarized = j.lineCount()
 	}
 }
-
-// checksum is the CRC-32 of data, IEEE's: the processor computes it
-// (PCLMULQDQ) with nothing to prepare, where the Castagnoli polynomial's
-// tables took a hook 0.15 ms to build before its first byte.
-func checksum(data []byte) uint32 { return crc32.ChecksumIEEE(data) }
 
 // summarize sums up every line of j, which end at end: the summary it was
 // read with, and the lines after it.
