@@ -74,16 +74,11 @@ func readSummarized(path string, head []byte) *Journal {
 	if sum == nil || sum.Lines <= 0 || sum.Start < 0 || sum.End <= sum.Start {
 		return nil
 	}
-	crc, tail, err := readAfter(path, sum.Start)
-	last := sum.End - sum.Start // the summary's last line, newline included
-	if err != nil || int64(len(tail)) < last || bytes.IndexByte(tail[:last], '\n') != int(last)-1 {
+	crc, tail, ok := readLastLine(path, sum.Start, sum.End, sum.Hash)
+	if !ok || crc != sum.CRC {
 		return nil
 	}
-	crc.Write(tail[:last])
-	if crc.Sum32() != sum.CRC || lineHash(tail[:last-1]) != sum.Hash {
-		return nil
-	}
-	j := glanceFrom(tail[last:], sum.Hash)
+	j := glanceFrom(tail[sum.End-sum.Start:], sum.Hash)
 	if j == nil {
 		return nil
 	}
@@ -95,21 +90,30 @@ func readSummarized(path string, head []byte) *Journal {
 	return j
 }
 
-// readAfter reads the file at path from start on, and returns it with the
-// checksum of the bytes before start, which are summed a piece at a time
-// and never held in memory whole.
-func readAfter(path string, start int64) (hash.Hash32, []byte, error) {
+// readLastLine reads the file at path from start on, where a summary's
+// last line begins: it must run to end, newline included, and have that
+// hash. It returns the checksum of the file up to end and the file from
+// start on. The bytes before start are summed a piece at a time and never
+// held in memory whole. Reader and writer both check a summary's bytes
+// through it, so that what one sums is what the other finds.
+func readLastLine(path string, start, end int64, hash string) (crc uint32, tail []byte, ok bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return 0, nil, false
 	}
 	defer f.Close()
-	crc := newChecksum()
-	if _, err := io.CopyN(crc, f, start); err != nil {
-		return nil, nil, err
+	h := newChecksum()
+	if _, err := io.CopyN(h, f, start); err != nil {
+		return 0, nil, false
 	}
-	tail, err := io.ReadAll(f)
-	return crc, tail, err
+	tail, err = io.ReadAll(f)
+	last := end - start
+	if err != nil || int64(len(tail)) < last || bytes.IndexByte(tail[:last], '\n') != int(last)-1 ||
+		lineHash(tail[:last-1]) != hash {
+		return 0, nil, false
+	}
+	h.Write(tail[:last])
+	return h.Sum32(), tail, true
 }
 
 // newChecksum starts the summary's checksum, the CRC-32 IEEE's: the
@@ -142,15 +146,12 @@ func parseSummary(b []byte) *summary {
 // writeSummary writes the summary of every line of j, which end at end
 // (the journal holds no staged line). The checksum is of the file as it
 // is on disk, read back as a reader reads it: the lines were just synced,
-// and the lock keeps other writers out. It overwrites the summary file in place, without a
-// sync: a summary cut short does not check, and is ignored. A summary
-// that cannot be written is no loss, and not reported: the journal is
-// then read whole.
+// and the lock keeps other writers out. It overwrites the summary file in
+// place, without a sync: a summary cut short does not check, and is
+// ignored. A summary that cannot be written is no loss, and not reported:
+// the journal is then read whole.
 func writeSummary(path string, j *Journal, end int64) {
-	if len(j.problems) > 0 || j.staged > 0 {
-		return
-	}
-	if len(j.lines) == 0 {
+	if len(j.problems) > 0 || j.staged > 0 || len(j.lines) == 0 {
 		return
 	}
 	sum := j.summarize(end)
@@ -158,13 +159,11 @@ func writeSummary(path string, j *Journal, end int64) {
 	if sum.Start < 0 {
 		return
 	}
-	crc, tail, err := readAfter(path, sum.Start)
-	last := end - sum.Start
-	if err != nil || int64(len(tail)) < last || lineHash(tail[:last-1]) != sum.Hash {
+	crc, _, ok := readLastLine(path, sum.Start, end, sum.Hash)
+	if !ok {
 		return // the file ends otherwise than the journal in memory
 	}
-	crc.Write(tail[:last])
-	sum.CRC = crc.Sum32()
+	sum.CRC = crc
 	content, err := json.Marshal(sum)
 	if err != nil {
 		return
