@@ -31,6 +31,9 @@ type options struct {
 	only   []string // case keys to run besides git status; all when empty
 	disk   int      // per-tool checkpoints of the -disk mode; 0: the timed cases
 	trace  string   // where each measured run's trace is appended; none when empty
+	// nothing is the directory of the floor's program (buildNothing);
+	// none when it could not be built.
+	nothing string
 }
 
 // saveTrace appends one measured run's trace to the -trace file, headed by
@@ -71,6 +74,11 @@ func Main(args []string, environ []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "# git-checkpoint benchmark\n\n%s; %d rounds, interleaved; medians.\n", describe(env, o), o.rounds)
+	if o.disk == 0 {
+		if o.nothing, err = buildNothing(filepath.Join(o.cache, "scratch"), environ); err != nil {
+			logf("the floor is not measured: %v", err)
+		}
+	}
 	failed := false
 	for _, n := range o.sizes {
 		if o.disk > 0 {
@@ -226,6 +234,11 @@ func measureSize(o *options, shape Shape, env []string, logf func(string, ...any
 	b := newBed(fx, env, scratch, o.tool)
 	selected := func(key string) bool { return len(o.only) == 0 || key == "status" || slices.Contains(o.only, key) }
 	cases := slices.DeleteFunc(b.cases(), func(c benchCase) bool { return !selected(c.key) })
+	if o.nothing != "" {
+		// Beside every selection: it is what the captures' ratios are
+		// read against.
+		cases = append(cases, b.startCase(o.nothing))
+	}
 	res := &result{files: n, shape: shape.Name, cases: cases, samples: map[string][]sample{}}
 	start := time.Now()
 	if err := o.runRounds(res, shape, cases); err != nil {

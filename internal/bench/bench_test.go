@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/cli"
 )
@@ -32,7 +33,8 @@ func TestQuick(t *testing.T) {
 		"| per-tool capture of a Write (hook) |", "| 10 parallel per-tool captures (hook), until all exit |",
 		"| git rewind of 100 files |",
 		"| rewind of 100 files / git status |",
-		"| git checkpoint list |", "| git checkpoint status |"} {
+		"| git checkpoint list |", "| git checkpoint status |",
+		"| git running a Go program that does nothing |", "| floor of a capture: git status + git running a Go program that does nothing / git status |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
@@ -110,5 +112,29 @@ func TestEditsAreNewEveryRun(t *testing.T) {
 		if got[0][i] == got[1][i] {
 			t.Errorf("two runs wrote the same %q", got[0][i])
 		}
+	}
+}
+
+// TestBelowFloor checks the floor's note on a missed target: only for a
+// capture that scans the whole tree, and only when its limit is below
+// 1 + start/status.
+func TestBelowFloor(t *testing.T) {
+	ms := func(n int) []sample { return []sample{{dur: time.Duration(n) * time.Millisecond}} }
+	r := &result{samples: map[string][]sample{"status": ms(10), "start": ms(12)}}
+	for _, tc := range []struct {
+		t    target
+		want string
+	}{
+		{target{num: "clean", den: "status", limit: 2}, ": below the floor here, 2.20x"},
+		{target{num: "change100", den: "status", limit: 2.5}, ""},
+		{target{num: "tool", den: "status", limit: 0.3}, ""},
+		{target{num: "fresh", den: "clean", limit: 4, atLeast: true}, ""},
+	} {
+		if got := r.belowFloor(tc.t); got != tc.want {
+			t.Errorf("%s, limit %v: %q, want %q", tc.t.num, tc.t.limit, got, tc.want)
+		}
+	}
+	if f := (&result{samples: map[string][]sample{"status": ms(10)}}).floor(); f != 0 {
+		t.Errorf("floor without the start case: %v, want 0", f)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,13 +94,27 @@ func report(w io.Writer, r *result, judged bool) bool {
 		case t.goal && pass:
 			verdict = "met (goal)"
 		case t.goal:
-			verdict = "not yet (goal)"
+			verdict = "not yet (goal)" + r.belowFloor(t)
 		case !pass:
-			verdict, ok = "FAIL", false
+			verdict, ok = "FAIL"+r.belowFloor(t), false
 		}
 		fmt.Fprintf(w, "| %s | %.2fx | %s | %s |\n", t.what, v, limit, verdict)
 	}
+	if f := r.floor(); f > 0 {
+		fmt.Fprintf(w, "| floor of a capture: git status + git running a Go program that does nothing / git status | %.2fx | | the least a capture typed as git checkpoint can cost here |\n", f)
+	}
 	return ok
+}
+
+// belowFloor says, for a missed target of a capture that scans the whole
+// tree (typed as `git checkpoint`, without a file system monitor), that
+// its limit is below the floor measured here, when it is.
+func (r *result) belowFloor(t target) string {
+	f := r.floor()
+	if f <= t.limit || t.atLeast || !slices.Contains([]string{"clean", "change1", "change100"}, t.num) {
+		return ""
+	}
+	return fmt.Sprintf(": below the floor here, %.2fx", f)
 }
 
 // limitText prints a limit with the decimals it has: 0.05, not 0.1.
