@@ -62,7 +62,12 @@ func Main(args []string, environ []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "bench: "+format+"\n", a...) }
-	env := benchEnv(environ, o.bin, filepath.Join(o.cache, "home"))
+	if o.disk == 0 {
+		if o.nothing, err = buildNothing(filepath.Join(o.cache, "scratch"), environ); err != nil {
+			logf("the floor is not measured: %v", err)
+		}
+	}
+	env := benchEnv(environ, filepath.Join(o.cache, "home"), o.bin, o.nothing)
 	if err := os.MkdirAll(filepath.Join(o.cache, "home"), 0o755); err != nil {
 		fmt.Fprintf(stderr, "bench: %v\n", err)
 		return 2
@@ -74,11 +79,6 @@ func Main(args []string, environ []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "# git-checkpoint benchmark\n\n%s; %d rounds, interleaved; medians.\n", describe(env, o), o.rounds)
-	if o.disk == 0 {
-		if o.nothing, err = buildNothing(filepath.Join(o.cache, "scratch"), environ); err != nil {
-			logf("the floor is not measured: %v", err)
-		}
-	}
 	failed := false
 	for _, n := range o.sizes {
 		if o.disk > 0 {
@@ -183,16 +183,18 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 }
 
 // benchEnv is the environment of every measured command: the caller's
-// PATH with the binaries under test first, and nothing of the caller's git
+// PATH with the directories bins first (the binaries under test, the
+// floor's program; an empty one is left out), and nothing of the caller's git
 // configuration, so that a personal core.fsmonitor or untracked cache
 // cannot make one side faster than the other.
-func benchEnv(environ []string, bin, home string) []string {
+func benchEnv(environ []string, home string, bins ...string) []string {
 	var env []string
 	for _, kv := range environ {
 		name, val, _ := strings.Cut(kv, "=")
 		switch {
 		case name == "PATH":
-			env = append(env, "PATH="+bin+string(os.PathListSeparator)+val)
+			dirs := append(slices.DeleteFunc(slices.Clone(bins), func(d string) bool { return d == "" }), val)
+			env = append(env, "PATH="+strings.Join(dirs, string(os.PathListSeparator)))
 		case name == "TMPDIR":
 			env = append(env, kv)
 		}
@@ -237,7 +239,7 @@ func measureSize(o *options, shape Shape, env []string, logf func(string, ...any
 	if o.nothing != "" {
 		// Beside every selection: it is what the captures' ratios are
 		// read against.
-		cases = append(cases, b.startCase(o.nothing))
+		cases = append(cases, b.startCase())
 	}
 	res := &result{files: n, shape: shape.Name, cases: cases, samples: map[string][]sample{}}
 	start := time.Now()

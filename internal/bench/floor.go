@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 )
 
 // The floor of a capture typed as `git checkpoint` is what no build of
@@ -22,8 +21,9 @@ import (
 // nothingName is the program the start case runs, as `git bench-nothing`.
 const nothingName = "git-bench-nothing"
 
-// buildNothing builds the program that does nothing into dir/bin, as make
-// build builds git-checkpoint (without cgo), and returns that directory.
+// buildNothing builds the program that does nothing into dir/nothing-bin,
+// as make build builds git-checkpoint (without cgo), and returns that
+// directory, which benchEnv puts on PATH.
 func buildNothing(dir string, environ []string) (string, error) {
 	src := filepath.Join(dir, "nothing-src")
 	bin := filepath.Join(dir, "nothing-bin")
@@ -52,18 +52,11 @@ func buildNothing(dir string, environ []string) (string, error) {
 	return bin, nil
 }
 
-// startCase times `git bench-nothing`, the program that does nothing on
-// PATH before the binaries under test.
-func (b *bed) startCase(bin string) benchCase {
-	path := "PATH=" + bin
-	for _, kv := range b.env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path += string(os.PathListSeparator) + v
-		}
-	}
+// startCase times `git bench-nothing`, the program that does nothing.
+func (b *bed) startCase() benchCase {
 	none := func(int) error { return nil }
 	return benchCase{key: "start", label: "git running a Go program that does nothing", setup: none, teardown: none,
-		run: func(int) (sample, error) { return b.timed([]string{path}, nil, "git", "bench-nothing") }}
+		run: func(int) (sample, error) { return b.timed(nil, nil, "git", "bench-nothing") }}
 }
 
 // floor is the least a capture that scans the whole tree, typed as `git
