@@ -8,15 +8,16 @@ import (
 	"runtime"
 )
 
-// The floor of a capture typed as `git checkpoint` is what no build of
-// git-checkpoint can take away: git starting it (git's own start, its
-// configuration, the search of PATH, a fork and an exec), the start of a
-// Go program, and one scan of the tree, which costs a `git status`. The
-// first two are measured by the start case: git running a Go program
-// that does nothing, as it runs git-checkpoint. A target below
-// 1 + start/status cannot be met on the machine that measured it, and
-// the report says so beside the verdict (docs/speed.md, "The floor of a
-// capture").
+// The floor of a capture typed as `git checkpoint` that scans the tree
+// with git (one that finds a change: a capture of an unchanged tree may
+// need no scan, the stat check's) is what no build of git-checkpoint can
+// take away: git starting it (git's own start, its configuration, the
+// search of PATH, a fork and an exec), the start of a Go program, and
+// one scan of the tree, which costs a `git status`. The first two are
+// measured by the start case: git running a Go program that does
+// nothing, as it runs git-checkpoint. A target below 1 + start/status
+// cannot be met on the machine that measured it, and the report says so
+// beside the verdict (docs/speed.md, "The floor of a capture").
 
 // nothingName is the program the start case runs, as `git bench-nothing`.
 const nothingName = "git-bench-nothing"
@@ -59,9 +60,9 @@ func (b *bed) startCase() benchCase {
 		run: func(int) (sample, error) { return b.timed(nil, nil, "git", "bench-nothing") }}
 }
 
-// floor is the least a capture that scans the whole tree, typed as `git
-// checkpoint`, can cost as a ratio to git status: 0 when the start case
-// did not run.
+// floor is the least a capture that scans the whole tree with git, typed
+// as `git checkpoint`, can cost as a ratio to git status: 0 when the
+// start case did not run.
 func (r *result) floor() float64 {
 	if len(r.samples["start"]) == 0 {
 		return 0

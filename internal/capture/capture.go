@@ -61,6 +61,11 @@ type Capturer struct {
 	// Early, when set, is the scan begun before discovery (StartEarly),
 	// which the first Snapshot takes instead of scanning.
 	Early *Early
+	// ignored is what the last scan listed as ignored, when listed: a
+	// whole scan without a monitor, whose record the next capture's stat
+	// check reads (statcheck.go).
+	ignored []string
+	listed  bool
 }
 
 // Snapshot is the state of the working tree as a git tree, before it is
@@ -105,7 +110,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (snap *Snapsh
 	if snap, ok := c.unchanged(ctx, st, j); ok {
 		return snap, nil
 	}
-	st.Monitor = nil // until this scan gives a token
+	st.Monitor, st.Stat = nil, nil // until this scan gives a token, or a record
 	seeded := false
 	if c.needsSeed(st) {
 		var err error
@@ -220,6 +225,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (snap *Snapsh
 	if token := c.scanToken(); token != "" && c.Git.Fsmonitor != nil {
 		st.Monitor = &monitorState{Token: token, Tree: snap.Tree, Skipped: snap.Skipped, Rules: c.monitorRules(), Hook: c.Git.Fsmonitor.Hook}
 	}
+	st.Stat = c.recordStat(st, snap)
 	if err := c.saveState(st); err != nil {
 		return nil, fault.Wrap(err, fault.FailedIO, "cannot save the private index state")
 	}
@@ -311,11 +317,12 @@ type entry struct {
 // saves (a process start and a read of the index, against halves of a
 // few milliseconds each), and on one core nothing overlaps.
 func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
+	c.ignored, c.listed = nil, false
 	if c.Git.Fsmonitor != nil {
 		return c.monitoredStatus(ctx)
 	}
 	if !c.splitScan() {
-		return c.wholeStatus(ctx, nil, nil)
+		return c.wholeStatus(ctx, nil, nil, true)
 	}
 	var others []byte
 	var othersErr error
@@ -363,12 +370,20 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
 // 2 ms faster at 10,000 (docs/speed.md, "No watcher beside the cases").
 const splitIndexSize = 512 << 10
 
-// splitScan reports whether the scan runs as two processes at once.
+// splitScan reports whether the scan runs as two processes at once. A
+// capture that may leave a record for the stat check (recordStat: not a
+// rewind's) scans whole below statCheckIndexSize, since only `git status`
+// lists what is ignored; the split would save it about 2 ms at 10,000
+// files, where the record spares the next capture of an unchanged tree
+// its whole scan.
 func (c *Capturer) splitScan() bool {
 	if runtime.NumCPU() < 2 {
 		return false
 	}
 	at := int64(splitIndexSize)
+	if !c.WriteAside {
+		at = statCheckIndexSize
+	}
 	if c.splitAt != 0 {
 		at = c.splitAt
 	}
@@ -381,9 +396,9 @@ func (c *Capturer) splitScan() bool {
 // a scan it misled runs again without the cache, which drops it; the
 // next scan makes it anew.
 func (c *Capturer) monitoredStatus(ctx context.Context) ([]entry, []string, error) {
-	entries, unopened, err := c.wholeStatus(ctx, git.ScanConfig(), c.monitorEnv())
+	entries, unopened, err := c.wholeStatus(ctx, git.ScanConfig(), c.monitorEnv(), false)
 	if err == nil && c.cacheMisled(entries) {
-		entries, unopened, err = c.wholeStatus(ctx, append(git.ScanConfig(), "core.untrackedCache=false"), c.monitorEnv())
+		entries, unopened, err = c.wholeStatus(ctx, append(git.ScanConfig(), "core.untrackedCache=false"), c.monitorEnv(), false)
 	}
 	return entries, unopened, err
 }
@@ -432,18 +447,30 @@ func (c *Capturer) cacheMisled(entries []entry) bool {
 }
 
 // wholeStatus is the scan as one `git status --untracked-files=all`.
-func (c *Capturer) wholeStatus(ctx context.Context, config, env []string) ([]entry, []string, error) {
+// With list, it also lists what is ignored, for the stat check's record
+// (c.ignored): `--ignored=matching` names an ignored directory without
+// entering it, as the walk does not, and costs the walk nothing
+// measurable.
+func (c *Capturer) wholeStatus(ctx context.Context, config, env []string, list bool) ([]entry, []string, error) {
 	var warnings bytes.Buffer
+	args := []string{"status", "--porcelain=v2", "-z", "--untracked-files=all",
+		"--no-renames", "--ignore-submodules=dirty"}
+	if list {
+		args = append(args, "--ignored=matching")
+	}
 	out, err := c.Git.Run(ctx, git.Cmd{
-		Args: []string{"status", "--porcelain=v2", "-z", "--untracked-files=all",
-			"--no-renames", "--ignore-submodules=dirty"},
+		Args:   args,
 		Config: config, Index: c.PrivateIndex(), Warnings: &warnings, Env: env,
 		Started: c.started,
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return parseStatus(out), c.unopened(warnings.String()), nil
+	entries, ignored := parseStatus(out)
+	if list {
+		c.ignored, c.listed = ignored, true
+	}
+	return entries, c.unopened(warnings.String()), nil
 }
 
 // maxDropped bounds the paths kept in indexState.Dropped, the newest
@@ -453,6 +480,14 @@ func (c *Capturer) wholeStatus(ctx context.Context, config, env []string) ([]ent
 // a tracked file that matches an ignore rule, among more than this many
 // deleted paths, is taken back at the next re-seed only.
 const maxDropped = 1000
+
+// isBack reports whether a path captures dropped is on disk again as a
+// file a scan takes: not a directory, nor reached through a symbolic
+// link. links caches beyondSymlink's answers.
+func (c *Capturer) isBack(p string, links map[string]bool) bool {
+	fi, err := os.Lstat(filepath.Join(c.Repo.Top, p))
+	return err == nil && !fi.IsDir() && !c.beyondSymlink(p, links)
+}
 
 // returned finds the paths captures dropped that are back on disk, that
 // the walk of untracked files did not list, and that the real index
@@ -475,9 +510,8 @@ func (c *Capturer) returned(ctx context.Context, st *indexState, entries []entry
 	kept := st.Dropped[:0]
 	links := map[string]bool{}
 	for _, p := range st.Dropped {
-		fi, err := os.Lstat(filepath.Join(c.Repo.Top, p))
 		switch {
-		case err != nil || fi.IsDir() || c.beyondSymlink(p, links):
+		case !c.isBack(p, links):
 			kept = append(kept, p) // still gone
 		case !listed[p]:
 			back = append(back, p)
@@ -539,8 +573,9 @@ func (c *Capturer) skipReason(path string, size int64) string {
 	return ""
 }
 
-func parseStatus(out []byte) []entry {
-	var entries []entry
+// parseStatus reads `git status --porcelain=v2 -z`: the entries, and the
+// paths listed as ignored.
+func parseStatus(out []byte) (entries []entry, ignored []string) {
 	fields := strings.Split(string(out), "\x00")
 	for i := 0; i < len(fields); i++ {
 		line := fields[i]
@@ -567,9 +602,11 @@ func parseStatus(out []byte) []entry {
 			}
 		case '?':
 			entries = append(entries, entry{kind: '?', y: 'A', path: line[2:]})
+		case '!':
+			ignored = append(ignored, line[2:])
 		}
 	}
-	return entries
+	return entries, ignored
 }
 
 // parseDiffRaw reads `git diff --raw -z --no-renames` of the private

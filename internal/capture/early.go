@@ -54,6 +54,19 @@ type Early struct {
 	// query, when set, is the monitor's answer begun in place of the
 	// scan.
 	query *earlyQuery
+	// stat, when set, is the stat check's answer, got before the scan
+	// (which ran only if the answer was no); scanned says the scan ran.
+	stat    *earlyStat
+	scanned bool
+	ignored []string
+	listed  bool
+}
+
+// earlyStat is the stat check's answer for the record of a private index
+// (statRecord.Index): whether the tree is the one that record names.
+type earlyStat struct {
+	index string
+	same  bool
 }
 
 // earlyQuery is the monitor's answer to an early question: whether
@@ -93,7 +106,7 @@ func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
 	// the capture. A key is never inside a JSON string, where every quote
 	// is escaped.
 	state, glanced := glanceState(raw)
-	if !glanced || bytes.Contains(raw, []byte(`"monitor":`)) {
+	if !glanced || bytes.Contains(raw, []byte(`"monitor":`)) || bytes.Contains(raw, []byte(`"stat":`)) {
 		state = parseState(raw, &indexState{})
 	}
 	if !c.fitsEarly(state) {
@@ -119,7 +132,16 @@ func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
 			q.unchanged = git.AskUnchanged(ctx, q.hook, q.token, top, r.Env, r.Trace)
 			return
 		}
+		if s := state.Stat; s != nil {
+			// The check first: most turn-boundary captures find nothing
+			// changed, and then no git runs.
+			e.stat = &earlyStat{index: s.Index, same: c.treeMatches(state)}
+			if e.stat.same {
+				return
+			}
+		}
 		e.entries, e.unopened, e.err = c.status(ctx)
+		e.ignored, e.listed, e.scanned = c.ignored, c.listed, true
 	}()
 	if e.query == nil {
 		// The command goes on once the scan's git has started, not
@@ -191,7 +213,7 @@ func (e *Early) stop() {
 func (e *Early) result() (entries []entry, unopened []string, ok bool) {
 	<-e.done
 	e.cancel()
-	return e.entries, e.unopened, e.err == nil && !e.released && e.query == nil
+	return e.entries, e.unopened, e.err == nil && !e.released && e.scanned
 }
 
 // answer waits for the monitor's answer; ok is false when it was a scan,
@@ -210,6 +232,7 @@ func (c *Capturer) scan(ctx context.Context) ([]entry, []string, error) {
 	if e := c.Early; e != nil {
 		c.Early = nil
 		if entries, unopened, ok := e.result(); ok {
+			c.ignored, c.listed = e.ignored, e.listed
 			return entries, unopened, nil
 		}
 	}

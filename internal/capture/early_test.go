@@ -179,8 +179,10 @@ func TestEarlyScanAbandoned(t *testing.T) {
 	}
 	unlock()
 
-	// One that scanned, taken after its lock was let go (a command that
+	// One that scanned (a file changed: the stat check does not vouch
+	// for the tree), taken after its lock was let go (a command that
 	// asks a person lets it go, and takes the lock again): scanned again.
+	write(t, filepath.Join(top, "b.txt"), "b changed\n")
 	if e = StartEarly(ctx, top, earlyRunner(c, top, &trace)); e == nil {
 		t.Fatal("no early scan")
 	}
@@ -200,11 +202,15 @@ func TestEarlyScanAbandoned(t *testing.T) {
 	}
 	c.Git.Trace = nil
 
+	write(t, filepath.Join(top, "a.txt"), "a changed\n")
 	e = StartEarly(ctx, top, earlyRunner(c, top, &trace))
 	if e == nil {
 		t.Fatal("no early scan")
 	}
 	<-e.done
+	if !e.scanned {
+		t.Fatal("the early scan did not run")
+	}
 	// Once it has scanned, the real index gets a file the work tree no
 	// longer has: the re-seed brings it into the private index, and only
 	// a scan after that sees it gone.
@@ -337,5 +343,44 @@ func TestGlanceStateIsTheDecode(t *testing.T) {
 		if got, ok := glanceState([]byte(raw)); ok {
 			t.Errorf("glanceState(%s) = %+v, want no glance", raw, got)
 		}
+	}
+}
+
+// TestEarlyStatCheck: where the last whole scan left a record for the
+// stat check, what is begun early is the check, under the store lock; a
+// capture takes its answer and starts no git. The answer is taken once: a
+// second capture in the same command (a rewind's, after it wrote files)
+// checks again, and sees what changed.
+func TestEarlyStatCheck(t *testing.T) {
+	ctx := context.Background()
+	c, j := testRepo(t, map[string]string{"a.txt": "a\n", "d/b.txt": "b\n"})
+	top := c.Repo.Top
+	var trace strings.Builder
+	e := StartEarly(ctx, top, earlyRunner(c, top, &trace))
+	if e == nil {
+		t.Fatal("nothing begun early")
+	}
+	<-e.done
+	if e.stat == nil || !e.stat.same || e.scanned {
+		t.Fatalf("early stat check %+v, scanned %v; trace:\n%s", e.stat, e.scanned, trace.String())
+	}
+	c.Early, c.Git.Trace = e, &git.LockedWriter{W: &trace}
+	defer func() { c.Git.Trace = nil }()
+	trace.Reset()
+	first, err := c.Snapshot(ctx, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trace.Len() != 0 || first.Tree != j.Latest().Tree {
+		t.Fatalf("a capture after the early check ran:\n%s\nits tree %s, the last checkpoint's %s", trace.String(), first.Tree, j.Latest().Tree)
+	}
+	write(t, filepath.Join(top, "d/b.txt"), "changed\n")
+	again, err := c.Snapshot(ctx, j)
+	e.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Tree == first.Tree || !strings.Contains(trace.String(), "stat check: a scan is needed: d/b.txt changed") {
+		t.Fatalf("the second capture took the early answer again: tree %s; trace:\n%s", again.Tree, trace.String())
 	}
 }

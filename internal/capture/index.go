@@ -59,6 +59,9 @@ type indexState struct {
 	// Monitor is what the last scan through a file system monitor saw,
 	// which can spare the next capture its scan (monitor.go).
 	Monitor *monitorState `json:"monitor,omitempty"`
+	// Stat is what the last whole scan without a monitor left for the
+	// next capture's stat check (statcheck.go).
+	Stat *statRecord `json:"stat,omitempty"`
 
 	// read is the file this state was decoded from, while the file still
 	// holds it: a capture that changed nothing saves the same bytes, and
@@ -79,11 +82,18 @@ func (st *indexState) drop(path string) {
 	}
 }
 
+// fingerprint is a file's size, modification time and inode, or "none":
+// a file replaced through a rename (every index git writes) gets another.
 func fingerprint(path string) string {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return "none"
 	}
+	return fingerprintOf(fi)
+}
+
+// fingerprintOf is fingerprint of a file already stat'ed.
+func fingerprintOf(fi os.FileInfo) string {
 	ino := uint64(0)
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		ino = st.Ino

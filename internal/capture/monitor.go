@@ -46,7 +46,7 @@ type monitorState struct {
 func (c *Capturer) tokenFile() string { return c.Store.Path("fsmonitor.token") }
 
 // monitorRules fingerprints the inputs of a scan that a monitor of the
-// tree cannot see: the settings (what is too large, whether files may be
+// tree cannot see, nor the stat check: the settings (what is too large, whether files may be
 // converted), the conversion rules from outside the tree and the user's
 // own ignore file.
 func (c *Capturer) monitorRules() string {
@@ -59,28 +59,40 @@ func (c *Capturer) monitorRules() string {
 	return b.String()
 }
 
-// unchanged returns the snapshot of a tree the monitor says did not
-// change since the last monitored scan, or false when a scan is needed.
+// unchanged returns the snapshot of a tree that did not change since the
+// last scan, or false when a scan is needed: the monitor says so, from
+// the last monitored scan's token, or, without a monitor, the stat check
+// does, from the last whole scan's record (statcheck.go).
 func (c *Capturer) unchanged(ctx context.Context, st *indexState, j *store.Journal) (*Snapshot, bool) {
-	m := st.Monitor
-	if c.Git.Fsmonitor == nil || m == nil || len(st.Gitlinks) > 0 || c.needsSeed(st) {
+	if len(st.Gitlinks) > 0 || c.needsSeed(st) {
 		return nil, false
 	}
 	prev := st.Tree
 	if st.Result != "" {
 		prev = st.Result
 	}
-	if prev == "" || m.Tree != prev || m.Rules != c.monitorRules() {
+	if prev == "" {
 		return nil, false
 	}
-	if !c.askUnchanged(ctx, m) {
+	var skipped []store.Skip
+	switch m, r := st.Monitor, st.Stat; {
+	case c.Git.Fsmonitor != nil && m != nil:
+		if m.Tree != prev || m.Rules != c.monitorRules() || !c.askUnchanged(ctx, m) {
+			return nil, false
+		}
+		skipped = m.Skipped
+	case c.Git.Fsmonitor == nil && r != nil:
+		if r.Tree != prev || r.Rules != c.monitorRules() || !c.statSame(st) {
+			return nil, false
+		}
+	default:
 		return nil, false
 	}
 	raw, err := c.rawTree(ctx, st)
 	if err != nil {
 		return nil, false
 	}
-	snap := &Snapshot{Tree: prev, Skipped: m.Skipped, Raw: raw}
+	snap := &Snapshot{Tree: prev, Skipped: skipped, Raw: raw}
 	last := j.Latest()
 	snap.Known = last != nil && last.Tree == prev
 	return snap, true

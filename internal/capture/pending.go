@@ -198,8 +198,12 @@ func statKey(fi fs.FileInfo) string {
 		return ""
 	}
 	mtim, ctim := statTimes(st)
-	return fmt.Sprintf("%d:%d.%d:%d.%d:%d:%d:%o", st.Size, mtim.Sec, mtim.Nsec, ctim.Sec, ctim.Nsec,
-		st.Ino, st.Dev, st.Mode)
+	return statKeyOf(int64(st.Size), mtim, ctim, uint64(st.Ino), int64(st.Dev), uint32(st.Mode))
+}
+
+// statKeyOf is statKey of the fields of a stat.
+func statKeyOf(size int64, mtim, ctim syscall.Timespec, ino uint64, dev int64, mode uint32) string {
+	return fmt.Sprintf("%d:%d.%d:%d.%d:%d:%d:%o", size, mtim.Sec, mtim.Nsec, ctim.Sec, ctim.Nsec, ino, dev, mode)
 }
 
 // trustedStat returns fi's statKey when a write after the file was hashed

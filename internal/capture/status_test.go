@@ -32,7 +32,11 @@ func TestParseStatusSynthetic(t *testing.T) {
 	out.WriteString("1 .D SC.. 160000 160000 000000 " + h + " " + h + " sub mod\x00")
 	out.WriteString("? untracked\nname\x00")
 	out.WriteString("? nested repo/\x00")
-	got := parseStatus([]byte(out.String()))
+	out.WriteString("! ignored dir/\x00! ignored\nfile\x00")
+	got, ignored := parseStatus([]byte(out.String()))
+	if want := []string{"ignored dir/", "ignored\nfile"}; !slices.Equal(ignored, want) {
+		t.Errorf("parseStatus ignored %q, want %q", ignored, want)
+	}
 	var want []entry
 	for _, name := range oddNames {
 		want = append(want, entry{kind: '1', y: 'M', sub: "N...", path: name})
@@ -112,7 +116,8 @@ func TestParseStatusGit(t *testing.T) {
 	}
 	os.RemoveAll(filepath.Join(dir, "deleted"))
 	got := map[string]byte{}
-	for _, e := range parseStatus([]byte(git("status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames"))) {
+	entries, _ := parseStatus([]byte(git("status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames")))
+	for _, e := range entries {
 		got[e.path] = e.y
 	}
 	for i, name := range oddNames {

@@ -57,23 +57,34 @@ func waitEmpty(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: waitempty DIR")
 	}
-	dir := ts.MkAbs(args[0])
+	left, err := WaitEmpty(ts.MkAbs(args[0]), time.Minute)
+	ts.Check(err)
+	if len(left) > 0 {
+		ts.Fatalf("%s still holds %q after a minute", args[0], left)
+	}
+}
+
+// WaitEmpty waits up to limit until dir holds nothing (or is gone), and
+// returns what it still held then: nil once it emptied.
+func WaitEmpty(dir string, limit time.Duration) ([]string, error) {
 	var left []string
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		entries, err := os.ReadDir(dir)
 		if errors.Is(err, fs.ErrNotExist) {
-			return
+			return nil, nil
 		}
-		ts.Check(err)
+		if err != nil {
+			return nil, err
+		}
 		if len(entries) == 0 {
-			return
+			return nil, nil
 		}
 		left = left[:0]
 		for _, e := range entries {
 			left = append(left, e.Name())
 		}
 	}
-	ts.Fatalf("%s still holds %q after a minute", args[0], left)
+	return left, nil
 }
 
 // exits N PROG ARGS... runs PROG like exec and checks that it exits with

@@ -1,0 +1,330 @@
+package capture
+
+import (
+	"bytes"
+	"encoding/binary"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/gitindex"
+)
+
+// treeWalk compares a working tree with the entries of an index, for the
+// stat check (statcheck.go): one directory at a time, each opened once,
+// its entries' files stat'ed through it and its names read with
+// getdents, on as many threads as there are cores. Most of a small
+// tree's check is system calls, and a file's name looked up in a
+// directory already open is the cheaper lookup.
+type treeWalk struct {
+	top     string
+	groups  map[string]*dirEntries
+	ignored map[string]map[string]bool // directory → names ("name/" for a directory)
+	last    *dirEntries
+	lastDir []byte
+
+	failed  atomic.Bool
+	why     string // the first difference found, once failed
+	whyOnce sync.Once
+	queue   chan string
+	pending sync.WaitGroup
+}
+
+// dirEntries are the files expected in one directory: the index's
+// entries, each with the stat data git recorded, and the paths a capture
+// took without writing them into the index (pendingEntry), each with its
+// own.
+type dirEntries struct {
+	names   [][]byte
+	stats   []gitindex.Stat
+	pending []*pendingEntry // nil for an index entry's stat data
+	visited bool
+}
+
+// differs says how one file is not as slot i expects it, or "": err is
+// its stat's.
+func (g *dirEntries) differs(i int, st *unix.Stat_t, err error) string {
+	p := g.pending[i]
+	switch {
+	case p == nil && err == nil && sameStat(&g.stats[i], st):
+	case p == nil:
+		return "changed"
+	case p.Mode == "":
+		if err != unix.ENOENT {
+			return "changed" // a path the capture took as deleted
+		}
+	case p.Stat == "":
+		return "was taken too soon after a write to tell a change by its stat data"
+	case err != nil || p.Stat != statKeyOf(st.Size, syscall.Timespec(st.Mtim), syscall.Timespec(st.Ctim), st.Ino, int64(st.Dev), st.Mode):
+		return "changed"
+	}
+	return ""
+}
+
+// present counts the files expected on disk.
+func (g *dirEntries) present() int {
+	n := len(g.names)
+	for _, p := range g.pending {
+		if p != nil && p.Mode == "" {
+			n--
+		}
+	}
+	return n
+}
+
+// maxWalkers bounds the walk's threads: past the cores' number, more wait
+// on each other.
+const maxWalkers = 4
+
+func newTreeWalk(top string, ignored []string) *treeWalk {
+	w := &treeWalk{top: top, groups: map[string]*dirEntries{}, ignored: map[string]map[string]bool{}}
+	for _, p := range ignored {
+		dir, name := splitPath(p)
+		if trimmed, ok := bytesCutSuffix(p, "/"); ok {
+			dir, name = splitPath(trimmed)
+			name += "/"
+		}
+		if w.ignored[dir] == nil {
+			w.ignored[dir] = map[string]bool{}
+		}
+		w.ignored[dir][name] = true
+	}
+	return w
+}
+
+// bytesCutSuffix is strings.CutSuffix.
+func bytesCutSuffix(s, suffix string) (string, bool) {
+	if len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix {
+		return s[:len(s)-len(suffix)], true
+	}
+	return s, false
+}
+
+// add files an entry under its directory. Its path must stay valid until
+// run returns.
+func (w *treeWalk) add(e *gitindex.Entry) bool {
+	dir, name := []byte(nil), e.Path
+	if i := bytes.LastIndexByte(e.Path, '/'); i >= 0 {
+		dir, name = e.Path[:i], e.Path[i+1:]
+	}
+	if w.last == nil || !bytes.Equal(dir, w.lastDir) {
+		g := w.groups[string(dir)]
+		if g == nil {
+			g = &dirEntries{}
+			w.groups[string(dir)] = g
+		}
+		w.last, w.lastDir = g, dir
+	}
+	w.last.names = append(w.last.names, name)
+	w.last.stats = append(w.last.stats, e.Stat)
+	w.last.pending = append(w.last.pending, nil)
+	return true
+}
+
+// addPending puts the paths a capture took without writing them into the
+// index in place of the index's entries, or beside them.
+func (w *treeWalk) addPending(pending map[string]pendingEntry) {
+	for path, p := range pending {
+		dir, name := splitPath(path)
+		g := w.groups[dir]
+		if g == nil {
+			g = &dirEntries{}
+			w.groups[dir] = g
+		}
+		i := slices.IndexFunc(g.names, func(n []byte) bool { return string(n) == name })
+		if i < 0 {
+			i = len(g.names)
+			g.names, g.stats, g.pending = append(g.names, []byte(name)), append(g.stats, gitindex.Stat{}), append(g.pending, nil)
+		}
+		g.pending[i] = &p
+	}
+}
+
+// run walks the tree: the first difference it found, or "" when every
+// file expected and every name matched.
+func (w *treeWalk) run() string {
+	w.queue = make(chan string, 256)
+	var workers sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), maxWalkers) {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			buf := make([]byte, 32<<10)
+			for rel := range w.queue {
+				w.visit(rel, buf)
+			}
+		}()
+	}
+	w.pending.Add(1)
+	w.queue <- ""
+	w.pending.Wait()
+	close(w.queue)
+	workers.Wait()
+	if w.failed.Load() {
+		return w.why
+	}
+	// Entries in directories the walk does not read (an ignored one that
+	// holds a file git tracks anyway), or no longer can.
+	var st unix.Stat_t
+	for dir, g := range w.groups {
+		if g.visited {
+			continue
+		}
+		for i, name := range g.names {
+			p := w.top + "/" + string(name)
+			if dir != "" {
+				p = w.top + "/" + dir + "/" + string(name)
+			}
+			if why := g.differs(i, &st, unix.Lstat(p, &st)); why != "" {
+				return joinPath(dir, string(name)) + " " + why
+			}
+		}
+	}
+	return ""
+}
+
+// dirName names a directory in a trace.
+func dirName(rel string) string {
+	if rel == "" {
+		return "the top directory"
+	}
+	return rel + "/"
+}
+
+// joinPath is a path in dir ("" at the top).
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// visit checks one directory, and hands on its subdirectories: to an idle
+// thread, or checked here when none is.
+func (w *treeWalk) visit(rel string, buf []byte) {
+	defer w.pending.Done()
+	if w.failed.Load() {
+		return
+	}
+	subdirs, why := w.checkDir(rel, buf)
+	if why != "" {
+		w.whyOnce.Do(func() { w.why = why })
+		w.failed.Store(true)
+		return
+	}
+	for _, d := range subdirs {
+		w.pending.Add(1)
+		select {
+		case w.queue <- d:
+		default:
+			w.visit(d, buf)
+		}
+	}
+}
+
+// checkDir compares one directory's entries' files and its names, and
+// returns the subdirectories to check, or the first difference.
+func (w *treeWalk) checkDir(rel string, buf []byte) (subdirs []string, why string) {
+	path := w.top
+	if rel != "" {
+		path += "/" + rel
+	}
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, "cannot open " + dirName(rel)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	g := w.groups[rel]
+	if g != nil {
+		g.visited = true
+		for i, name := range g.names {
+			if why := g.differs(i, &st, unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW)); why != "" {
+				return nil, joinPath(rel, string(name)) + " " + why
+			}
+		}
+	}
+	ignored := w.ignored[rel]
+	files := 0
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err != nil {
+			return nil, "cannot read " + dirName(rel)
+		}
+		if n <= 0 {
+			break
+		}
+		for off := 0; off < n; {
+			// struct linux_dirent64: inode, offset, length, type, name.
+			reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
+			typ := buf[off+18]
+			name := buf[off+19 : off+reclen]
+			name = name[:bytes.IndexByte(name, 0)]
+			off += reclen
+			switch string(name) {
+			case ".", "..":
+				continue
+			case ".git":
+				if rel == "" {
+					continue
+				}
+				return nil, "a repository in " + dirName(rel) // git's walk decides
+			}
+			if typ == unix.DT_UNKNOWN {
+				if unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+					return nil, joinPath(rel, string(name)) + " changed"
+				}
+				if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+					typ = unix.DT_DIR
+				}
+			}
+			if typ == unix.DT_DIR {
+				if ignored != nil && ignored[string(name)+"/"] {
+					continue
+				}
+				if rel == "" {
+					subdirs = append(subdirs, string(name))
+				} else {
+					subdirs = append(subdirs, rel+"/"+string(name))
+				}
+				continue
+			}
+			if ignored[string(name)] {
+				if string(name) == ".gitignore" || string(name) == ".gitattributes" {
+					return nil, joinPath(rel, string(name)) + " is ignored" // rules not in the private index
+				}
+				continue
+			}
+			files++
+		}
+	}
+	// Every file expected is here (stat'ed above), so names that are not
+	// ignored and number them are them.
+	if g == nil && files != 0 || g != nil && files != g.present() {
+		return nil, "a new name in " + dirName(rel)
+	}
+	return subdirs, ""
+}
+
+// sameStat reports whether a file's stat data is what git recorded of an
+// entry: every field git compares, the change time whatever
+// core.trustCTime says, the type, and the owner's executable bit.
+func sameStat(s *gitindex.Stat, fst *unix.Stat_t) bool {
+	mtim, ctim := fst.Mtim, fst.Ctim
+	if s.MtimeSec != uint32(mtim.Sec) || s.MtimeNsec != uint32(mtim.Nsec) ||
+		s.CtimeSec != uint32(ctim.Sec) || s.CtimeNsec != uint32(ctim.Nsec) ||
+		s.Ino != uint32(fst.Ino) || s.UID != fst.Uid || s.GID != fst.Gid || s.Size != uint32(fst.Size) {
+		return false
+	}
+	switch uint32(fst.Mode) & unix.S_IFMT {
+	case unix.S_IFREG:
+		return s.Mode&0o170000 == 0o100000 && (s.Mode^uint32(fst.Mode))&0o100 == 0
+	case unix.S_IFLNK:
+		return s.Mode == 0o120000
+	}
+	return false
+}
