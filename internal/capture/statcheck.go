@@ -138,7 +138,7 @@ func (c *Capturer) differs(st *indexState) string {
 	}
 	defer syscall.Munmap(data)
 	mtim, _ := statTimes(fi.Sys().(*syscall.Stat_t))
-	w := newTreeWalk(c.Repo.Top, r.Ignored)
+	w := newTreeWalk(c.Repo.Top, r.Ignored, data)
 	why := ""
 	err = gitindex.Parse(data, len(r.Tree)/2, func(e *gitindex.Entry) bool {
 		if !comparable(e, mtim) {

@@ -9,7 +9,7 @@ import "github.com/git-checkpoint/git-checkpoint/internal/gitindex"
 // scans with git.
 type treeWalk struct{}
 
-func newTreeWalk(string, []string) *treeWalk         { return &treeWalk{} }
+func newTreeWalk(string, []string, []byte) *treeWalk { return &treeWalk{} }
 func (*treeWalk) add(*gitindex.Entry) bool           { return false }
 func (*treeWalk) addPending(map[string]pendingEntry) {}
 func (*treeWalk) run() string                        { return "no walk here" }

@@ -32,7 +32,10 @@ type Stat struct {
 // Entry is one entry of an index. Path aliases the index's bytes.
 type Entry struct {
 	Stat
-	Path []byte
+	// Offset is where the entry begins in the index: StatAt reads its
+	// stat data again from there.
+	Offset int
+	Path   []byte
 	// Stage is the merge stage: 0 for a path without a conflict.
 	Stage int
 	// AssumeValid, SkipWorktree and IntentToAdd are the entry's flags:
@@ -81,9 +84,7 @@ func Parse(b []byte, hashSize int, fn func(*Entry) bool) error {
 		if fixed > len(b) {
 			return fmt.Errorf("%w: entry %d is cut short", ErrFormat, i)
 		}
-		u := func(k int) uint32 { return binary.BigEndian.Uint32(b[off+4*k:]) }
-		e.Stat = Stat{CtimeSec: u(0), CtimeNsec: u(1), MtimeSec: u(2), MtimeNsec: u(3),
-			Dev: u(4), Ino: u(5), Mode: u(6), UID: u(7), GID: u(8), Size: u(9)}
+		e.Stat, e.Offset = StatAt(b, off), off
 		flags := binary.BigEndian.Uint16(b[fixed-2:])
 		p := fixed
 		var ext uint16
@@ -143,6 +144,22 @@ func Parse(b []byte, hashSize int, fn func(*Entry) bool) error {
 		off += 8 + size
 	}
 	return nil
+}
+
+// StatAt is the stat data of the entry at offset off of the index b (an
+// Entry's Offset).
+func StatAt(b []byte, off int) Stat {
+	u := func(k int) uint32 { return binary.BigEndian.Uint32(b[off+4*k:]) }
+	return Stat{CtimeSec: u(0), CtimeNsec: u(1), MtimeSec: u(2), MtimeNsec: u(3),
+		Dev: u(4), Ino: u(5), Mode: u(6), UID: u(7), GID: u(8), Size: u(9)}
+}
+
+// Len is the number of entries the index b says it holds, 0 for no index.
+func Len(b []byte) int {
+	if len(b) < headerSize || string(b[:4]) != "DIRC" {
+		return 0
+	}
+	return int(binary.BigEndian.Uint32(b[8:12]))
 }
 
 // varint decodes git's offset encoding of version 4 paths: each byte
