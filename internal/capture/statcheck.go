@@ -2,7 +2,6 @@ package capture
 
 import (
 	"os"
-	"strings"
 	"syscall"
 	"time"
 
@@ -172,12 +171,4 @@ func comparable(e *gitindex.Entry, index syscall.Timespec) bool {
 	}
 	sec, nsec := uint32(index.Sec), uint32(index.Nsec)
 	return e.MtimeSec < sec || e.MtimeSec == sec && e.MtimeNsec < nsec
-}
-
-// splitPath is a path's directory ("" at the top) and name.
-func splitPath(p string) (dir, name string) {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i], p[i+1:]
-	}
-	return "", p
 }

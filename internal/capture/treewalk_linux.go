@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -94,7 +95,7 @@ func newTreeWalk(top string, ignored []string, index []byte) *treeWalk {
 		groups: map[string]*dirEntries{}, ignored: map[string]map[string]bool{}}
 	for _, p := range ignored {
 		dir, name := splitPath(p)
-		if trimmed, ok := bytesCutSuffix(p, "/"); ok {
+		if trimmed, ok := strings.CutSuffix(p, "/"); ok {
 			dir, name = splitPath(trimmed)
 			name += "/"
 		}
@@ -104,14 +105,6 @@ func newTreeWalk(top string, ignored []string, index []byte) *treeWalk {
 		w.ignored[dir][name] = true
 	}
 	return w
-}
-
-// bytesCutSuffix is strings.CutSuffix.
-func bytesCutSuffix(s, suffix string) (string, bool) {
-	if len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix {
-		return s[:len(s)-len(suffix)], true
-	}
-	return s, false
 }
 
 // add files an entry of the walk's index under its directory. Its path
@@ -194,6 +187,14 @@ func (w *treeWalk) run() string {
 		}
 	}
 	return ""
+}
+
+// splitPath is a path's directory ("" at the top) and name.
+func splitPath(p string) (dir, name string) {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i+1:]
+	}
+	return "", p
 }
 
 // dirName names a directory in a trace.
