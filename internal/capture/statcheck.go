@@ -131,6 +131,10 @@ func (c *Capturer) differs(st *indexState) string {
 	if err != nil || fingerprintOf(fi) != r.Index || fi.Size() == 0 || fi.Size() >= statCheckIndexSize {
 		return "the private index is not the record's"
 	}
+	// Mapped, not read: a read into fresh memory faults every page, where
+	// a mapping of the cached file faults a few at a time. git replaces
+	// an index by a rename and never cuts one short in place, so the
+	// mapping cannot lose its pages under us.
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		return "the private index cannot be mapped"
