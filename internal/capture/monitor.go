@@ -45,10 +45,10 @@ type monitorState struct {
 // tokenFile is where the scan's query saves its token (git.TokenEnv).
 func (c *Capturer) tokenFile() string { return c.Store.Path("fsmonitor.token") }
 
-// monitorRules fingerprints the inputs of a scan that a monitor of the
-// tree cannot see, nor the stat check: the settings (what is too large, whether files may be
-// converted), the conversion rules from outside the tree and the user's
-// own ignore file.
+// monitorRules fingerprints the inputs of a scan that neither a monitor
+// of the tree nor the stat check sees: the settings (what is too large,
+// whether files may be converted), the conversion rules from outside the
+// tree and the user's own ignore file.
 func (c *Capturer) monitorRules() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%+v\n", c.Cfg)

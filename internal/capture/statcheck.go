@@ -85,6 +85,9 @@ func (c *Capturer) recordStat(st *indexState, snap *Snapshot) *statRecord {
 // the check now. An early answer is taken once: it says what the tree was
 // before the command began, and a rewind captures again after writing.
 func (c *Capturer) statSame(st *indexState) bool {
+	// StartEarly returned once the check was over (the scan after it
+	// started, or nothing was left to do), so e.stat is read here after
+	// it was written.
 	if e := c.Early; e != nil && e.stat != nil {
 		answer := *e.stat
 		e.stat = nil
