@@ -101,10 +101,11 @@ func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
 	}
 	// The state says whether the scan is the one a capture runs first
 	// (fitsEarly). Decoding it took a quarter of a millisecond before git
-	// could start: a state without a monitor is only glanced at for the
-	// two fingerprints that say whether a re-seed is due, and decoded by
-	// the capture. A key is never inside a JSON string, where every quote
-	// is escaped.
+	// could start: a state with neither a monitor's token nor a stat
+	// check's record (which the early question needs whole) is only
+	// glanced at for the two fingerprints that say whether a re-seed is
+	// due, and decoded by the capture. A key is never inside a JSON
+	// string, where every quote is escaped.
 	state, glanced := glanceState(raw)
 	if !glanced || bytes.Contains(raw, []byte(`"monitor":`)) || bytes.Contains(raw, []byte(`"stat":`)) {
 		state = parseState(raw, &indexState{})

@@ -184,10 +184,29 @@ func (c *Capturer) readAside(items []*named, plain bool) (wait func() *Prehash) 
 
 // unchanged reports whether the path is as the pending record took it.
 func unchanged(old pendingEntry, it *named) bool {
-	if !it.present {
-		return old.Mode == ""
+	key := ""
+	if it.present {
+		key = statKey(it.fi)
 	}
-	return old.Stat != "" && old.Stat == statKey(it.fi)
+	return old.differs(it.present, key) == ""
+}
+
+// differs says how a file is not as its pending record has it, or "":
+// present says whether it is on disk, key is its statKey when it is.
+// Stat data taken too close to a write tell no change (trustedStat), so
+// such a record never vouches for the file.
+func (p pendingEntry) differs(present bool, key string) string {
+	switch {
+	case !present && p.Mode == "":
+		return ""
+	case !present || p.Mode == "":
+		return "changed"
+	case p.Stat == "":
+		return "was taken too soon after a write to tell a change by its stat data"
+	case p.Stat != key:
+		return "changed"
+	}
+	return ""
 }
 
 // statKey is the stat data that change when a file is written: size,

@@ -70,7 +70,7 @@ const maxIgnoredListed = 10000
 // not listed), a rewind's (which writes its state aside), a tree with
 // submodules, anything skipped, or a private index too large.
 func (c *Capturer) recordStat(st *indexState, snap *Snapshot) *statRecord {
-	if !c.listed || c.Git.Fsmonitor != nil || c.WriteAside || len(st.Gitlinks) > 0 || len(snap.Skipped) > 0 || snap.Partial || len(c.ignored) > maxIgnoredListed {
+	if !c.listed || c.Git.Fsmonitor != nil || c.WriteAside || len(st.Gitlinks) > 0 || len(snap.Skipped) > 0 || len(c.ignored) > maxIgnoredListed {
 		return nil
 	}
 	fi, err := os.Stat(c.PrivateIndex())
@@ -103,7 +103,7 @@ func (c *Capturer) statSame(st *indexState) bool {
 // difference it found, and its time.
 func (c *Capturer) treeMatches(st *indexState) bool {
 	start := time.Now()
-	why := c.differs(st)
+	why := c.firstDifference(st)
 	answer := "the tree is the last scan's"
 	if why != "" {
 		answer = "a scan is needed: " + why
@@ -112,9 +112,9 @@ func (c *Capturer) treeMatches(st *indexState) bool {
 	return why == ""
 }
 
-// differs is treeMatches untraced: the first difference it found, or ""
-// when it vouches for the tree.
-func (c *Capturer) differs(st *indexState) string {
+// firstDifference is treeMatches untraced: the first difference it
+// found, or "" when it vouches for the tree.
+func (c *Capturer) firstDifference(st *indexState) string {
 	r := st.Stat
 	if r == nil || len(r.Tree) != 40 && len(r.Tree) != 64 {
 		return "no record"
@@ -131,7 +131,7 @@ func (c *Capturer) differs(st *indexState) string {
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || fingerprintOf(fi) != r.Index || fi.Size() == 0 || fi.Size() >= statCheckIndexSize {
+	if err != nil || fingerprintOf(fi) != r.Index {
 		return "the private index is not the record's"
 	}
 	// Mapped, not read: a read into fresh memory faults every page, where
@@ -149,10 +149,10 @@ func (c *Capturer) differs(st *indexState) string {
 	err = gitindex.Parse(data, len(r.Tree)/2, func(e *gitindex.Entry) bool {
 		if !comparable(e, mtim) {
 			why = string(e.Path) + " is not compared by its stat data"
-		} else if !w.add(e) {
-			why = "no walk here"
+			return false
 		}
-		return why == ""
+		w.add(e)
+		return true
 	})
 	switch {
 	case err != nil:

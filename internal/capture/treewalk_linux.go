@@ -33,9 +33,7 @@ type treeWalk struct {
 	last    *dirEntries
 	lastDir []byte
 
-	failed  atomic.Bool
-	why     string // the first difference found, once failed
-	whyOnce sync.Once
+	first   atomic.Pointer[string] // the first difference found
 	queue   chan string
 	pending sync.WaitGroup
 }
@@ -58,21 +56,17 @@ type dirEntries struct {
 // differs says how one file is not as slot s expects it, or "": err is
 // its stat's.
 func (w *treeWalk) differs(s *slot, st *unix.Stat_t, err error) string {
-	p := s.pend
 	switch {
-	case p == nil && err == nil && sameStat(gitindex.StatAt(w.index, int(s.off)), st):
-	case p == nil:
-		return "changed"
-	case p.Mode == "":
-		if err != unix.ENOENT {
-			return "changed" // a path the capture took as deleted
+	case s.pend != nil && (err == nil || err == unix.ENOENT):
+		key := ""
+		if err == nil {
+			key = statKeyOf(st.Size, syscall.Timespec(st.Mtim), syscall.Timespec(st.Ctim), st.Ino, int64(st.Dev), st.Mode)
 		}
-	case p.Stat == "":
-		return "was taken too soon after a write to tell a change by its stat data"
-	case err != nil || p.Stat != statKeyOf(st.Size, syscall.Timespec(st.Mtim), syscall.Timespec(st.Ctim), st.Ino, int64(st.Dev), st.Mode):
-		return "changed"
+		return s.pend.differs(err == nil, key)
+	case s.pend == nil && err == nil && sameStat(gitindex.StatAt(w.index, int(s.off)), st):
+		return ""
 	}
-	return ""
+	return "changed"
 }
 
 // present counts the files expected on disk in g.
@@ -109,7 +103,7 @@ func newTreeWalk(top string, ignored []string, index []byte) *treeWalk {
 
 // add files an entry of the walk's index under its directory. Its path
 // must stay valid until run returns.
-func (w *treeWalk) add(e *gitindex.Entry) bool {
+func (w *treeWalk) add(e *gitindex.Entry) {
 	dir, name := []byte(nil), e.Path
 	if i := bytes.LastIndexByte(e.Path, '/'); i >= 0 {
 		dir, name = e.Path[:i], e.Path[i+1:]
@@ -119,7 +113,6 @@ func (w *treeWalk) add(e *gitindex.Entry) bool {
 	}
 	w.last.slots = append(w.last.slots, int32(len(w.slots)))
 	w.slots = append(w.slots, slot{name: name, off: int32(e.Offset)})
-	return true
 }
 
 // group is the directory dir's entries, new if none was added yet.
@@ -168,8 +161,8 @@ func (w *treeWalk) run() string {
 	w.pending.Wait()
 	close(w.queue)
 	workers.Wait()
-	if w.failed.Load() {
-		return w.why
+	if why := w.first.Load(); why != nil {
+		return *why
 	}
 	// Entries in directories the walk does not read (an ignored one that
 	// holds a file git tracks anyway), or no longer can.
@@ -217,13 +210,12 @@ func joinPath(dir, name string) string {
 // thread, or checked here when none is.
 func (w *treeWalk) visit(rel string, buf []byte) {
 	defer w.pending.Done()
-	if w.failed.Load() {
+	if w.first.Load() != nil {
 		return
 	}
 	subdirs, why := w.checkDir(rel, buf)
 	if why != "" {
-		w.whyOnce.Do(func() { w.why = why })
-		w.failed.Store(true)
+		w.first.CompareAndSwap(nil, &why)
 		return
 	}
 	for _, d := range subdirs {
@@ -297,11 +289,7 @@ func (w *treeWalk) checkDir(rel string, buf []byte) (subdirs []string, why strin
 				if ignored != nil && ignored[string(name)+"/"] {
 					continue
 				}
-				if rel == "" {
-					subdirs = append(subdirs, string(name))
-				} else {
-					subdirs = append(subdirs, rel+"/"+string(name))
-				}
+				subdirs = append(subdirs, joinPath(rel, string(name)))
 				continue
 			}
 			if ignored[string(name)] {
