@@ -309,6 +309,7 @@ type rewindDoc struct {
 	} `json:"files"`
 	Left []struct {
 		Path, Reason string
+		Kept         string `json:"kept"` // a file kept aside, changed_during_rewind
 	} `json:"left"`
 	Exact *bool `json:"exact"`
 }

@@ -107,6 +107,9 @@ func (s *session) printLeft(p *restore.Plan) {
 	s.out.Printf("left as they are:\n")
 	for _, l := range p.Left {
 		s.out.Printf("  %-18s %s\n", l.Reason, fault.Quote(l.Path))
+		if l.Kept != "" {
+			s.out.Printf("  %-18s   what was written there is kept at %s\n", "", l.Kept)
+		}
 	}
 }
 

@@ -49,3 +49,13 @@ func (r *Runner) WriteBlobs(ctx context.Context, paths []string) (map[string]str
 	}
 	return ids, first
 }
+
+// HashAs is the id of the blob git would store for file if it were the
+// working tree's path (its clean filter and end-of-line conversion
+// applied), written nowhere. A rewind asks it of a file it took out of
+// the tree whose bytes are not the blob the scan stored, which happens
+// only where git converts.
+func (r *Runner) HashAs(ctx context.Context, file, path string) (string, error) {
+	out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "--path=" + path, "--", file}})
+	return strings.TrimSpace(string(out)), err
+}

@@ -4,7 +4,9 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"hash"
+	"io"
 	"strconv"
 )
 
@@ -25,4 +27,25 @@ func objectSum(newHash func() hash.Hash, kind string, body []byte) []byte {
 	h.Write([]byte(kind + " " + strconv.Itoa(len(body)) + "\x00"))
 	h.Write(body)
 	return h.Sum(nil)
+}
+
+// ObjectIDOf is ObjectID of a body of size bytes read from r, without
+// holding it in memory: a file taken out of the tree by a rewind is
+// compared with its blob this way, whatever its size. It fails when r
+// gives another number of bytes.
+func ObjectIDOf(kind string, size int64, r io.Reader, hexLen int) (string, error) {
+	newHash := sha1.New
+	if hexLen == 64 {
+		newHash = sha256.New
+	}
+	h := newHash()
+	h.Write([]byte(kind + " " + strconv.FormatInt(size, 10) + "\x00"))
+	n, err := io.Copy(h, r)
+	if err != nil {
+		return "", err
+	}
+	if n != size {
+		return "", fmt.Errorf("%d bytes where %d were expected", n, size)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -244,10 +243,14 @@ func (a *Applier) put(ctx context.Context, files []File, st *Staged, stepPrefix 
 		if err := fail("delete-" + strconv.Itoa(i)); err != nil {
 			return done, err
 		}
-		if err := removeFile(t, f.Path); a.inWay(err, f.Path) {
+		out, err := takeOut(t, f.Path, filepath.Join(st.dir, "out"), i)
+		if a.inWay(err, f.Path) {
 			continue
 		} else if err != nil {
 			return done, fmt.Errorf("cannot delete %s: %w", f.Path, err)
+		}
+		if out != "" && a.keepWritten(ctx, t, f, out, false) {
+			continue
 		}
 		done = append(done, f)
 		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
@@ -270,10 +273,14 @@ func (a *Applier) put(ctx context.Context, files []File, st *Staged, stepPrefix 
 		if err := fail("rename-" + strconv.Itoa(i)); err != nil {
 			return done, err
 		}
-		if err := renameInto(t, a.Staging, st.paths[f.Path], f.Path); a.inWay(err, f.Path) {
+		swapped, err := renameInto(t, a.Staging, st.paths[f.Path], f.Path)
+		if a.inWay(err, f.Path) {
 			continue
 		} else if err != nil {
 			return done, fmt.Errorf("cannot write %s: %w", f.Path, err)
+		}
+		if swapped && a.keepWritten(ctx, t, f, st.paths[f.Path], true) {
+			continue
 		}
 		done = append(done, f)
 	}
@@ -421,22 +428,6 @@ func (a *Applier) flatStaging(ctx context.Context, index string, writes []File) 
 
 func depth(p string) int { return strings.Count(p, "/") }
 
-// removeFile unlinks a file or symlink (never following it).
-func removeFile(t *tree, rel string) error {
-	fd, base, err := t.at(rel, false)
-	if errors.Is(err, unix.ENOENT) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	err = unix.Unlinkat(fd, base, 0)
-	if errors.Is(err, unix.ENOENT) {
-		return nil
-	}
-	return err
-}
-
 // removeEmptyDir removes rel if it is an empty directory; a non-empty one
 // (holding ignored or new files) stays.
 func removeEmptyDir(t *tree, rel string) {
@@ -448,67 +439,98 @@ func removeEmptyDir(t *tree, rel string) {
 }
 
 // renameInto moves a staged file to rel in one step, after making the
-// directories on its way. A file at rel is exchanged with the staged one
-// (exchange) rather than renamed over: the path holds the old file or the
-// new one at every moment all the same, but the old file's blocks are
-// freed with the staging directory, off the path every file waits for,
-// where renaming over it freed them in the rename (about 150 us a file
-// here: docs/speed.md, "Old files leave with the staging directory"), and
-// after the rewind has returned (Staged.Remove).
+// directories on its way, and reports whether a file was at rel: it is
+// then exchanged with the staged one (exchange) rather than renamed over,
+// so that it comes out whole, at the staged file's name, where the caller
+// checks that it is what the plan found (keepWritten). The path holds the
+// old file or the new one at every moment all the same, and the old
+// file's blocks are freed with the staging directory, off the path every
+// file waits for, where renaming over it freed them in the rename (about
+// 150 us a file here: docs/speed.md, "Old files leave with the staging
+// directory"), and after the rewind has returned (Staged.Remove). A path
+// found empty is never renamed over (renameNoReplace): a file made there
+// since is exchanged in its turn.
 // A directory in its place that holds nothing but empty directories (git
 // sees none of them, so no checkpoint holds them) is removed first; one
 // that holds anything else fails the rename. A directory the tree held
 // that was removed since (ENOENT) is walked to again, from the top:
 // whatever took its place is then found, a symlink in the way included.
-func renameInto(t *tree, staging, staged, rel string) error {
-	for again := false; ; again = true {
+func renameInto(t *tree, staging, staged, rel string) (swapped bool, err error) {
+	walked, made := false, 0
+	for {
 		fd, base, err := t.at(rel, true)
 		if err != nil {
-			return err
+			return false, err
 		}
-		if ok, err := exchanged(staging, staged, fd, base); ok {
-			return err
+		ok, empty, err := exchanged(staging, staged, fd, base)
+		if ok {
+			return err == nil, err
 		}
-		err = unix.Renameat(unix.AT_FDCWD, staged, fd, base)
+		// Renamed over only where the exchange could not tell whether
+		// the path was empty: renaming then gives the real error (a
+		// directory the user cannot write, say).
+		rename := renameNoReplace
+		if !empty {
+			rename = renameOver
+		}
+		err = rename(staged, fd, base)
+		if errors.Is(err, unix.EEXIST) && made < 3 && !isDir(fd, base) {
+			made++
+			continue
+		}
 		if errors.Is(err, unix.EISDIR) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
 			if removeEmptyTree(fd, base) == nil {
-				err = unix.Renameat(unix.AT_FDCWD, staged, fd, base)
+				err = rename(staged, fd, base)
 			}
 		}
-		if errors.Is(err, unix.ENOENT) && !again {
+		if errors.Is(err, unix.ENOENT) && !walked {
+			walked = true
 			t.release(0)
 			continue
 		}
-		return err
+		return false, err
 	}
 }
 
+// isDir reports whether name in dirfd is a directory, not following a
+// symlink.
+func isDir(dirfd int, name string) bool {
+	var st unix.Stat_t
+	return unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR
+}
+
+// renameOver renames from to name in dirfd, replacing a file there.
+func renameOver(from string, dirfd int, name string) error {
+	return unix.Renameat(unix.AT_FDCWD, from, dirfd, name)
+}
+
 // exchanged puts staged at name in dirfd by exchanging it with the file
-// there, and reports whether it did. What came out must be a file or a
+// there, and reports whether it did, and when it did not, whether that is
+// because nothing is at name (empty). What came out must be a file or a
 // symlink, which the staging directory's removal unlinks: a directory
 // swapped in at the path since the plan was made is exchanged back at
 // once and left to the rename, which removes it only when it holds
 // nothing but empty directories. Nothing at name, or a filesystem that
 // cannot exchange, is left to the rename too. Should the directory not go
-// back (its path taken again in between), it is moved out of the staging
-// directory (staging), whose removal would delete it, beside it in the
-// store, and the error says where.
-func exchanged(staging, staged string, dirfd int, name string) (bool, error) {
-	if exchange(staged, dirfd, name) != nil {
-		return false, nil
+// back (its path taken again in between), it is kept aside (keepAside),
+// out of the staging directory, whose removal would delete it, and the
+// error says where.
+func exchanged(staging, staged string, dirfd int, name string) (ok, empty bool, err error) {
+	if err := exchange(staged, dirfd, name); err != nil {
+		return false, errors.Is(err, unix.ENOENT), nil
 	}
 	var st unix.Stat_t
 	if err := unix.Lstat(staged, &st); err == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return true, nil
+		return true, false, nil
 	}
 	if exchange(staged, dirfd, name) == nil {
-		return false, nil
+		return false, false, nil
 	}
-	kept := filepath.Join(filepath.Dir(staging), fmt.Sprintf("kept-%d-%s", time.Now().UnixNano(), name))
-	if err := os.Rename(staged, kept); err != nil {
+	kept, err := keepAside(staging, staged, name)
+	if err != nil {
 		kept = staged
 	}
-	return true, fmt.Errorf("a directory took the place of %s while it was written; it is kept at %s", name, kept)
+	return true, false, fmt.Errorf("a directory took the place of %s while it was written; it is kept at %s", name, kept)
 }
 
 // removeEmptyTree removes the directory name of dirfd when it holds only

@@ -349,7 +349,7 @@ func TestTreeHeldDirectorySwapped(t *testing.T) {
 	}
 	defer tr.close()
 	writeFile(t, staged, "new a")
-	if err := renameInto(tr, filepath.Dir(staged), staged, "d/a"); err != nil {
+	if _, err := renameInto(tr, filepath.Dir(staged), staged, "d/a"); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(f.top, "d", "a")); string(b) != "new a" {
@@ -357,7 +357,7 @@ func TestTreeHeldDirectorySwapped(t *testing.T) {
 	}
 	f.swapForSymlink(t, "d", map[string]string{"b": "outside b"})
 	writeFile(t, staged, "new b")
-	err = renameInto(tr, filepath.Dir(staged), staged, "d/b")
+	_, err = renameInto(tr, filepath.Dir(staged), staged, "d/b")
 	var iw *inWayError
 	if !errors.As(err, &iw) {
 		t.Fatalf("second write: %v, want the symlink in the way", err)
@@ -368,7 +368,7 @@ func TestTreeHeldDirectorySwapped(t *testing.T) {
 	// A new directory on the way is made once and its files reuse it.
 	for _, p := range []string{"e/f/1", "e/f/2", "e/g/3"} {
 		writeFile(t, staged, p)
-		if err := renameInto(tr, filepath.Dir(staged), staged, p); err != nil {
+		if _, err := renameInto(tr, filepath.Dir(staged), staged, p); err != nil {
 			t.Fatal(err)
 		}
 		if b, _ := os.ReadFile(filepath.Join(f.top, p)); string(b) != p {
@@ -394,7 +394,7 @@ func TestRenameIntoExchanges(t *testing.T) {
 	}
 	defer tr.close()
 	writeFile(t, staged, "new a")
-	if err := renameInto(tr, staging, staged, "d/a"); err != nil {
+	if _, err := renameInto(tr, staging, staged, "d/a"); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(f.top, "d", "a")); string(b) != "new a" {
@@ -404,7 +404,7 @@ func TestRenameIntoExchanges(t *testing.T) {
 		t.Errorf("staging holds %q (%v), want the old file exchanged out", b, err)
 	}
 	writeFile(t, staged, "new b")
-	if err := renameInto(tr, staging, staged, "d/b"); err == nil {
+	if _, err := renameInto(tr, staging, staged, "d/b"); err == nil {
 		t.Fatal("a directory holding a file was replaced")
 	}
 	if b, _ := os.ReadFile(filepath.Join(f.top, "d", "b", "keep")); string(b) != "kept" {

@@ -79,6 +79,10 @@ type File struct {
 type Left struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	// Kept names a file kept aside in the store, for a path written
+	// while the rewind ran (LeftChangedDuring) whose file could not go
+	// back to its path whole.
+	Kept string `json:"kept,omitempty"`
 }
 
 type plainLeft Left

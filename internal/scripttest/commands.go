@@ -30,6 +30,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"grab":      grab,
 		"subst":     subst,
 		"waitempty": waitEmpty,
+		"waitfile":  waitFile,
 	}
 }
 
@@ -62,6 +63,22 @@ func waitEmpty(ts *testscript.TestScript, neg bool, args []string) {
 	if len(left) > 0 {
 		ts.Fatalf("%s still holds %q after a minute", args[0], left)
 	}
+}
+
+// waitfile FILE waits until FILE exists: a failpoint's pause file, which
+// a command paused at its step made (GIT_CHECKPOINT_FAILPOINT=STEP:pause=FILE);
+// it fails after a minute.
+func waitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile FILE")
+	}
+	file := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Lstat(file); err == nil {
+			return
+		}
+	}
+	ts.Fatalf("%s was not made within a minute: the command never paused", args[0])
 }
 
 // WaitEmpty waits up to limit until dir holds nothing (or is gone), and
