@@ -241,8 +241,16 @@ func (r *Rewinder) sealAfter(ctx context.Context, pr *Prepared) {
 // target's tree, and, when the plan makes every difference between the
 // tree and the target, each path's entry before and after, with which the
 // capture after the rewind need read no tree to know it has the target's.
+//
+// Every file the plan writes is the target's, whose content the store
+// holds: bringing it back is no new content (capture.Expect.Stored).
 func expectAfter(p *restore.Plan) *capture.Expect {
-	exp := &capture.Expect{Tree: p.Target.Tree}
+	exp := &capture.Expect{Tree: p.Target.Tree, Stored: map[string]bool{}}
+	for _, f := range p.Files {
+		if f.Mode != git.AbsentMode {
+			exp.Stored[f.Path] = true
+		}
+	}
 	if !p.Whole() {
 		return exp
 	}
