@@ -150,6 +150,9 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	for _, dir := range unopened {
 		snap.Skipped = append(snap.Skipped, store.Skip{Path: dir, Reason: store.SkipUnreadable})
 	}
+	if last := j.Latest(); last != nil {
+		b.newest = last.Tree
+	}
 	sel, err := c.select_(ctx, entries, snap, st, b)
 	if err != nil {
 		return nil, err

@@ -31,6 +31,9 @@ type budget struct {
 	// already holds (its target's blobs): bringing them back adds no new
 	// content, so they are not counted.
 	stored map[string]bool
+	// newest is the newest checkpoint's tree, or "": what it holds is
+	// not new either.
+	newest string
 }
 
 // sized is a file a capture adds, with its size; untracked says no
@@ -45,26 +48,83 @@ type sized struct {
 // or the budget is not strict, failed.checkpoint_too_large otherwise.
 // leave, for a budget that is not strict, is the untracked files to leave
 // out, grouped (see leaveOut); nil when none.
+//
+// New content is what no checkpoint holds: files counted by their size
+// against the private index, whose content a rewind brought back
+// (b.stored) or that the newest checkpoint holds as they are (a partial
+// capture after a rewind does not update the private index) do not
+// count. The second is looked up only when the count is over, which is
+// rare: a process to find the newest checkpoint's blobs at those paths,
+// and one to hash the files whose size is theirs.
 func (c *Capturer) over(ctx context.Context, b budget, added []sized) (leave []store.Skip, err error) {
-	var total, untracked int64
-	var counted []sized
-	for _, a := range added {
-		if b.stored[a.path] {
-			continue
-		}
-		counted = append(counted, a)
-		total += a.bytes
-		if a.untracked {
-			untracked += a.bytes
-		}
+	counted := slices.DeleteFunc(slices.Clone(added), func(a sized) bool { return b.stored[a.path] })
+	if c.fits(b, counted) {
+		return nil, nil
 	}
+	held, err := c.heldBy(ctx, b.newest, counted)
+	if err != nil {
+		return nil, err
+	}
+	counted = slices.DeleteFunc(counted, func(a sized) bool { return held[a.path] })
 	switch {
-	case b.strict && total > c.Cfg.MaxTotalBytes:
+	case c.fits(b, counted):
+		return nil, nil
+	case b.strict:
+		var total int64
+		for _, a := range counted {
+			total += a.bytes
+		}
 		return nil, c.tooLarge(total, counted)
-	case !b.strict && untracked > c.Cfg.MaxTotalBytes:
-		return c.leaveOut(ctx, counted)
 	}
-	return nil, nil
+	return c.leaveOut(ctx, counted)
+}
+
+// fits reports whether the files added are within the limit: all of them
+// for a strict budget, the untracked ones otherwise.
+func (c *Capturer) fits(b budget, added []sized) bool {
+	var n int64
+	for _, a := range added {
+		if b.strict || a.untracked {
+			n += a.bytes
+		}
+	}
+	return n <= c.Cfg.MaxTotalBytes
+}
+
+// heldBy returns the files of added that tree (a checkpoint's, or "")
+// holds at their path with their content.
+func (c *Capturer) heldBy(ctx context.Context, tree string, added []sized) (map[string]bool, error) {
+	held := map[string]bool{}
+	if tree == "" {
+		return held, nil
+	}
+	reqs := make([]string, len(added))
+	for i, a := range added {
+		reqs[i] = tree + ":" + a.path
+	}
+	objs, err := c.Git.CatFileCheck(ctx, reqs)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]string{}
+	var same []string
+	for i, o := range objs {
+		if !o.Missing && o.Type == "blob" && o.Size == added[i].bytes {
+			want[added[i].path] = o.ID
+			same = append(same, added[i].path)
+		}
+	}
+	if len(same) == 0 {
+		return held, nil
+	}
+	ids, err := c.Git.HashFiles(ctx, same)
+	if err != nil {
+		return nil, err
+	}
+	for p, id := range ids {
+		held[p] = id == want[p]
+	}
+	return held, nil
 }
 
 // leaveOut chooses the untracked files a snapshot leaves out when they

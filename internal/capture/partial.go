@@ -147,6 +147,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		return nil, false, ign.err
 	}
 	snap := &Snapshot{Partial: true, Known: true, Skipped: st.skipped(), Submodules: base.Submodules}
+	b.newest = base.Tree
 	if ok, err := c.screen(ctx, items, ign.ignored, snap, b); err != nil || !ok {
 		return nil, false, err
 	}
