@@ -89,7 +89,15 @@ type Snapshot struct {
 // Snapshot scans the working tree and returns its tree. Objects are written
 // to the repository; no ref and no journal line are. The caller holds the
 // store lock, because the private index is shared state.
+//
+// A snapshot is no checkpoint anyone asked for: new untracked files over
+// checkpoint.maxTotalBytes are left out of it, listed as skipped (budget).
 func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (snap *Snapshot, err error) {
+	return c.snapshot(ctx, j, budget{})
+}
+
+// snapshot is Snapshot under the budget b.
+func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (snap *Snapshot, err error) {
 	defer func() {
 		if err == nil {
 			c.sealWritten(ctx, j, snap)
@@ -142,7 +150,10 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (snap *Snapsh
 	for _, dir := range unopened {
 		snap.Skipped = append(snap.Skipped, store.Skip{Path: dir, Reason: store.SkipUnreadable})
 	}
-	sel, err := c.select_(ctx, entries, snap, st)
+	if last := j.Latest(); last != nil {
+		b.newest = last.Tree
+	}
+	sel, err := c.select_(ctx, entries, snap, st, b)
 	if err != nil {
 		return nil, err
 	}
@@ -685,12 +696,11 @@ func (c *Capturer) beyondSymlink(path string, seen map[string]bool) bool {
 }
 
 // select_ turns status entries into the paths to update, applying the
-// size limits and the nested-repository rule, and counting changes.
-func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot, st *indexState) (*selection, error) {
+// size limits (b) and the nested-repository rule, and counting changes.
+func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot, st *indexState, b budget) (*selection, error) {
 	sel := &selection{gitlinks: map[string]string{}}
 	dirs := map[string]bool{} // leading directories found to be symlinks
 	var added []sized
-	var total int64
 	for _, e := range entries {
 		if e.kind == '1' && e.y == '.' {
 			continue // differs from HEAD only, not from the private index
@@ -740,8 +750,7 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 				}
 				continue
 			}
-			total += fi.Size()
-			added = append(added, sized{path, fi.Size()})
+			added = append(added, sized{path, fi.Size(), e.kind == '?'})
 		}
 		sel.updates = append(sel.updates, path)
 		if e.kind == '?' {
@@ -750,33 +759,24 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 			snap.Changes.Modified++
 		}
 	}
-	if total > c.Cfg.MaxTotalBytes {
-		return nil, c.tooLarge(total, added)
+	leave, err := c.over(ctx, b, added)
+	if err != nil || len(leave) == 0 {
+		return sel, err
 	}
+	// The untracked files left out: never added, so the next scan finds
+	// them untracked again and leaves them out alike.
+	updates := sel.updates[:0]
+	for _, p := range sel.updates {
+		if leftOut(leave, p) {
+			snap.Changes.Added--
+			delete(sel.gitlinks, p) // a nested repository in it
+		} else {
+			updates = append(updates, p)
+		}
+	}
+	sel.updates = updates
+	snap.Skipped = append(snap.Skipped, leave...)
 	return sel, nil
-}
-
-// sized is a file a capture adds, with its size.
-type sized struct {
-	path  string
-	bytes int64
-}
-
-// tooLarge is failed.checkpoint_too_large, naming the five largest files.
-func (c *Capturer) tooLarge(total int64, added []sized) error {
-	slices.SortFunc(added, func(a, b sized) int { return int(b.bytes - a.bytes) })
-	var names []string
-	var data []store.Skip
-	for i := 0; i < len(added) && i < 5; i++ {
-		names = append(names, fmt.Sprintf("%s (%s)", added[i].path, HumanBytes(added[i].bytes)))
-		data = append(data, store.Skip{Path: added[i].path, Bytes: added[i].bytes})
-	}
-	return fault.New(fault.FailedCheckpointTooLarge,
-		"the checkpoint would add %s of new content, more than checkpoint.maxTotalBytes (%s)",
-		HumanBytes(total), HumanBytes(c.Cfg.MaxTotalBytes)).
-		WithHint("largest: "+strings.Join(names, ", "),
-			"if that is a build or dependency directory, add it to .gitignore; or raise the limit with 'git config checkpoint.maxTotalBytes 2g'").
-		WithData(map[string]any{"bytes": total, "largest": data})
 }
 
 // headOf returns the commit HEAD names in the nested repository at path,

@@ -58,7 +58,7 @@ func (c *Capturer) CaptureGroup(ctx context.Context, j *store.Journal, opts []Op
 		if !o.Groupable() {
 			continue
 		}
-		snap, ok, err := c.partial(ctx, j, o.Only, nil, o.Prehash)
+		snap, ok, err := c.partial(ctx, j, o.Only, nil, o.Prehash, budget{strict: true})
 		if err != nil || !ok {
 			continue
 		}

@@ -47,8 +47,12 @@ const maxPartial = 5000
 // rewind's target, after it wrote its plan): when the result is that tree,
 // no tree is written, and when it also knows every path's entry before and
 // after, no tree is read either.
+//
+// As Snapshot, it leaves out new untracked files over
+// checkpoint.maxTotalBytes; the files expect says were written with
+// content the store holds are not new.
 func (c *Capturer) SnapshotPaths(ctx context.Context, j *store.Journal, paths []string, expect *Expect) (*Snapshot, error) {
-	return c.snapshotPaths(ctx, j, paths, expect, nil)
+	return c.snapshotPaths(ctx, j, paths, expect, nil, budget{stored: expect.stored()})
 }
 
 // Expect is what the caller of SnapshotPaths knows of the result.
@@ -66,19 +70,30 @@ type Expect struct {
 	// check that it holds what was written.
 	Base    string
 	Entries map[string]git.DiffEntry
+	// Stored are the paths the caller wrote with content the store
+	// holds (a rewind's target's files), which the capture does not count
+	// as new content (budget).
+	Stored map[string]bool
+}
+
+func (e *Expect) stored() map[string]bool {
+	if e == nil {
+		return nil
+	}
+	return e.Stored
 }
 
 // snapshotPaths is SnapshotPaths with the entries of files hashed before
-// the lock (prehash.go), or nil.
-func (c *Capturer) snapshotPaths(ctx context.Context, j *store.Journal, paths []string, expect *Expect, pre *Prehash) (*Snapshot, error) {
-	snap, ok, err := c.partial(ctx, j, paths, expect, pre)
+// the lock (prehash.go), or nil, under the budget b.
+func (c *Capturer) snapshotPaths(ctx context.Context, j *store.Journal, paths []string, expect *Expect, pre *Prehash, b budget) (*Snapshot, error) {
+	snap, ok, err := c.partial(ctx, j, paths, expect, pre, b)
 	if err != nil || ok {
 		return snap, err
 	}
-	return c.Snapshot(ctx, j)
+	return c.snapshot(ctx, j, b)
 }
 
-func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string, expect *Expect, pre *Prehash) (*Snapshot, bool, error) {
+func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string, expect *Expect, pre *Prehash, b budget) (*Snapshot, bool, error) {
 	base := j.Latest()
 	if base == nil || len(paths) == 0 || len(paths) > maxPartial {
 		return nil, false, nil
@@ -132,7 +147,8 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		return nil, false, ign.err
 	}
 	snap := &Snapshot{Partial: true, Known: true, Skipped: st.skipped(), Submodules: base.Submodules}
-	if ok, err := c.screen(items, ign.ignored, snap); err != nil || !ok {
+	b.newest = base.Tree
+	if ok, err := c.screen(ctx, items, ign.ignored, snap, b); err != nil || !ok {
 		return nil, false, err
 	}
 	may := c.mayConvert(st) || c.attributesOnPath(pathsOf(items))
@@ -275,7 +291,7 @@ func (c *Capturer) ignoredAsync(ctx context.Context, items []*named, st *indexSt
 // ones (ignoredAsync marked them), ignored ones, and files over the size
 // limits or unreadable. It reports false when only a full scan can say (a
 // big file the base holds).
-func (c *Capturer) screen(items []*named, ignored map[string]bool, snap *Snapshot) (bool, error) {
+func (c *Capturer) screen(ctx context.Context, items []*named, ignored map[string]bool, snap *Snapshot, b budget) (bool, error) {
 	for _, it := range items {
 		if it.present && !it.skip && ignored[it.path] {
 			// As after a full scan, which re-seeds the private
@@ -292,7 +308,6 @@ func (c *Capturer) screen(items []*named, ignored map[string]bool, snap *Snapsho
 			return false, nil
 		}
 	}
-	var total int64
 	var added []sized
 	for _, it := range items {
 		if it.skip || !it.present {
@@ -305,13 +320,12 @@ func (c *Capturer) screen(items []*named, ignored map[string]bool, snap *Snapsho
 			it.skip, it.present = !it.inBase, false
 			continue
 		}
-		total += it.size
-		added = append(added, sized{it.path, it.size})
+		added = append(added, sized{it.path, it.size, !it.inBase})
 	}
-	if total > c.Cfg.MaxTotalBytes {
-		return false, c.tooLarge(total, added)
-	}
-	return true, nil
+	leave, err := c.over(ctx, b, added)
+	// Files to leave out are left by a full scan, which sees the whole
+	// of the untracked directories they are in.
+	return len(leave) == 0, err
 }
 
 // baseOf gives each item its entry in base from the caller's plan, and

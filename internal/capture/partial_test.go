@@ -125,7 +125,7 @@ func TestPartialMatchesFullScan(t *testing.T) {
 				rewritten++
 			}
 		}
-		psnap, err := c.snapshotPaths(ctx, j, changed, nil, pre)
+		psnap, err := c.snapshotPaths(ctx, j, changed, nil, pre, budget{strict: true})
 		if err != nil {
 			t.Fatalf("iteration %d: partial: %v", iter, err)
 		}

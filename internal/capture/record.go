@@ -50,10 +50,11 @@ func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) 
 	started := time.Now()
 	var snap *Snapshot
 	var err error
+	// A checkpoint asked for fails over checkpoint.maxTotalBytes (budget).
 	if opts.fewOnly() {
-		snap, err = c.snapshotPaths(ctx, j, opts.Only, nil, opts.Prehash)
+		snap, err = c.snapshotPaths(ctx, j, opts.Only, nil, opts.Prehash, budget{strict: true})
 	} else {
-		snap, err = c.Snapshot(ctx, j)
+		snap, err = c.snapshot(ctx, j, budget{strict: true})
 	}
 	if err == nil {
 		var rec *store.Record

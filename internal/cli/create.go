@@ -70,6 +70,8 @@ func skipText(sk store.Skip) string {
 	switch sk.Reason {
 	case store.SkipTooBig:
 		return capture.HumanBytes(sk.Bytes) + ", over checkpoint.maxFileBytes"
+	case store.SkipTooBigTotal:
+		return capture.HumanBytes(sk.Bytes) + " of new files, over checkpoint.maxTotalBytes"
 	case store.SkipNestedRepo:
 		return "a nested repository without a commit"
 	}

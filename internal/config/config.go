@@ -223,6 +223,21 @@ func ParseBytes(s string) (int64, error) {
 	return n * mult, nil
 }
 
+// FormatBytes writes a size as ParseBytes reads it, with the largest
+// suffix that keeps it whole (32k, 1g), so that a hint can say what to
+// set.
+func FormatBytes(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		shift  uint
+	}{{"g", 30}, {"m", 20}, {"k", 10}} {
+		if n != 0 && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
 // ParseDuration accepts Go durations ("10s", "1h30m") and whole days ("14d").
 func ParseDuration(s string) (time.Duration, error) {
 	if d, ok := strings.CutSuffix(s, "d"); ok {

@@ -39,6 +39,18 @@ func TestParseBytes(t *testing.T) {
 	}
 }
 
+// FormatBytes writes what ParseBytes reads back, with the largest whole
+// suffix.
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 1: "1", 1000: "1000", 1 << 10: "1k", 1536: "1536",
+		32 << 10: "32k", 1 << 20: "1m", 3 << 29: "1536m", 4 << 30: "4g"} {
+		got := FormatBytes(n)
+		if back, err := ParseBytes(got); got != want || err != nil || back != n {
+			t.Errorf("FormatBytes(%d) = %q (read back as %d, %v); want %q", n, got, back, err, want)
+		}
+	}
+}
+
 func TestParseDuration(t *testing.T) {
 	for _, c := range []struct {
 		in   string

@@ -31,7 +31,8 @@ import (
 // written aside, while the files are; a failure there leaves that commit
 // to be made afterwards), staged,
 // delete-N, deleted, rename-N, renamed (see restore.Applier), head and
-// index (--reset-head moved the branch, then the index), captured (the
+// index (--reset-head moved the branch, then the index), after (the files
+// are in place, the checkpoint after them is about to be taken), captured (the
 // result is checkpointed and verified) and ended (rewind_ended is
 // journaled). Putting a tree back after a failure goes through the same
 // file steps with an "undo-" prefix. A capture has two steps: indexed (the

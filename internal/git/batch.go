@@ -14,6 +14,7 @@ import (
 type Object struct {
 	ID, Type string
 	Body     []byte
+	Size     int64 // CatFileCheck's, which reads no body
 	Missing  bool
 }
 
@@ -46,6 +47,45 @@ func (r *Runner) CatFile(ctx context.Context, requests []string) ([]Object, erro
 		}
 	}
 	return objs, err
+}
+
+// CatFileCheck is CatFile without the bodies (`cat-file --batch-check`):
+// each answer has its id, type and Size, or Missing.
+func (r *Runner) CatFileCheck(ctx context.Context, requests []string) ([]Object, error) {
+	var in bytes.Buffer
+	for _, req := range requests {
+		if strings.IndexByte(req, 0) >= 0 {
+			return nil, fmt.Errorf("git cat-file: a request holds a NUL byte: %q", req)
+		}
+		in.WriteString(req)
+		in.WriteByte(0)
+	}
+	out, err := r.Run(ctx, Cmd{Args: []string{"cat-file", "--batch-check", "-z"}, Stdin: in.Bytes()})
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]Object, 0, len(requests))
+	for _, req := range requests {
+		if rest, ok := cutAnswer(out, req, "missing"); ok {
+			objs, out = append(objs, Object{Missing: true}), rest
+			continue
+		}
+		if rest, ok := cutAnswer(out, req, "ambiguous"); ok {
+			objs, out = append(objs, Object{Missing: true}), rest
+			continue
+		}
+		line, rest, ok := bytes.Cut(out, []byte("\n"))
+		f := bytes.Fields(line)
+		if !ok || len(f) != 3 {
+			return nil, fmt.Errorf("git cat-file --batch-check: unexpected answer %q", line)
+		}
+		size, err := strconv.ParseInt(string(f[2]), 10, 64)
+		if err != nil || size < 0 {
+			return nil, fmt.Errorf("git cat-file --batch-check: unexpected answer %q", line)
+		}
+		objs, out = append(objs, Object{ID: string(f[0]), Type: string(f[1]), Size: size}), rest
+	}
+	return objs, nil
 }
 
 // parseBatch reads the answers of cat-file --batch to requests from out.

@@ -59,3 +59,33 @@ func (r *Runner) HashAs(ctx context.Context, file, path string) (string, error) 
 	out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "--path=" + path, "--", file}})
 	return strings.TrimSpace(string(out)), err
 }
+
+// HashFiles returns the blob ids git would store for the files at paths
+// (from the top of the tree), as `git add` would make them (clean filters
+// and conversions applied), without writing anything. Names --stdin-paths
+// cannot carry (a newline, a leading double quote) get no id.
+func (r *Runner) HashFiles(ctx context.Context, paths []string) (map[string]string, error) {
+	ids := map[string]string{}
+	var lines []string
+	for _, p := range paths {
+		if !strings.Contains(p, "\n") && !strings.HasPrefix(p, `"`) {
+			lines = append(lines, p)
+		}
+	}
+	if len(lines) == 0 {
+		return ids, nil
+	}
+	out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "--stdin-paths"},
+		Stdin: []byte(strings.Join(lines, "\n") + "\n")})
+	if err != nil {
+		return nil, err
+	}
+	got := strings.Fields(string(out))
+	if len(got) != len(lines) {
+		return nil, fmt.Errorf("git hash-object --stdin-paths gave %d ids for %d paths", len(got), len(lines))
+	}
+	for i, p := range lines {
+		ids[p] = got[i]
+	}
+	return ids, nil
+}

@@ -209,7 +209,7 @@ func compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 		for i := range files {
 			fl := &files[i]
 			fl.Change = changeOf(fl.OldMode, fl.Mode)
-			reason := leave[fl.Path]
+			reason := heldBy(leave, fl.Path)
 			if reason == "" && opts.Keep != nil {
 				reason = opts.Keep(*fl)
 			}
@@ -293,13 +293,26 @@ func skippedHere(skipped []store.Skip, p *Plan, paths []string) []Left {
 	}
 	var out []Left
 	for _, s := range skipped {
-		if (s.Reason != store.SkipTooBig && s.Reason != store.SkipUnreadable) || named[s.Path] || !Under(s.Path, paths) {
+		if !s.Unheld() || named[s.Path] || !Under(s.Path, paths) {
 			continue
 		}
 		named[s.Path] = true
 		out = append(out, Left{Path: s.Path, Reason: reasonFor(s.Reason)})
 	}
 	return out
+}
+
+// heldBy is the reason leave gives for path or for a directory it is in:
+// a skipped directory (unreadable, or new files over
+// checkpoint.maxTotalBytes) holds everything below it, which no
+// checkpoint of the tree now has either.
+func heldBy(leave map[string]string, name string) string {
+	for p := name; p != "." && p != "/"; p = path.Dir(p) {
+		if reason := leave[p]; reason != "" {
+			return reason
+		}
+	}
+	return ""
 }
 
 // Under reports whether path is one of paths or below one; no paths

@@ -143,7 +143,11 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	}
 	after, scannedPlanOnly, err := r.captureAfter(ctx, pr, applier)
 	if err != nil {
-		return nil, err
+		// Every file is in place: the rewind ended, unverified, and is
+		// not left "interrupted" to refuse the next one. Its safety
+		// checkpoint is what --undo goes back to.
+		return nil, ended(fault.Wrap(err, fault.As(err).Code, "the rewind to %s wrote its files, but the checkpoint after it failed", pr.Target.ID).
+			WithHint("undo it with 'git rewind --undo' (back to safety checkpoint " + safety.ID + ")"))
 	}
 	endVerify := r.Git.Phase("verify")
 	unexpected, err := r.verify(ctx, pr, after, scannedPlanOnly)
@@ -203,6 +207,9 @@ func stageAside(ctx context.Context, a *restore.Applier, p *restore.Plan) (wait 
 func (r *Rewinder) captureAfter(ctx context.Context, pr *Prepared, a *restore.Applier) (after *store.Record, planOnly bool, err error) {
 	end := r.Git.Phase("capture after")
 	defer end()
+	if err := r.Fail.At("after"); err != nil {
+		return nil, false, err
+	}
 	snap, err := r.Capture.SnapshotPaths(ctx, pr.Journal, pr.Plan.Paths(), expectAfter(pr.Plan))
 	if err == nil {
 		planOnly = snap.Partial
@@ -241,8 +248,16 @@ func (r *Rewinder) sealAfter(ctx context.Context, pr *Prepared) {
 // target's tree, and, when the plan makes every difference between the
 // tree and the target, each path's entry before and after, with which the
 // capture after the rewind need read no tree to know it has the target's.
+//
+// Every file the plan writes is the target's, whose content the store
+// holds: bringing it back is no new content (capture.Expect.Stored).
 func expectAfter(p *restore.Plan) *capture.Expect {
-	exp := &capture.Expect{Tree: p.Target.Tree}
+	exp := &capture.Expect{Tree: p.Target.Tree, Stored: map[string]bool{}}
+	for _, f := range p.Files {
+		if f.Mode != git.AbsentMode {
+			exp.Stored[f.Path] = true
+		}
+	}
 	if !p.Whole() {
 		return exp
 	}

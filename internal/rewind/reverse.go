@@ -182,7 +182,7 @@ func (r *Rewinder) reverse(ctx context.Context, pr *Prepared) error {
 		}
 		ours = res.Tree
 		for _, s := range append(slices.Clone(st.from.Skipped), st.to.Skipped...) {
-			if s.Reason == store.SkipTooBig || s.Reason == store.SkipUnreadable {
+			if s.Unheld() {
 				skipped = append(skipped, s)
 			}
 		}

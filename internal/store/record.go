@@ -49,7 +49,14 @@ type Record struct {
 type Skip struct {
 	Path   string `json:"path"`
 	Bytes  int64  `json:"bytes,omitempty"`
-	Reason string `json:"reason"` // too_big, skip_worktree, nested_repo_without_commit
+	Reason string `json:"reason"` // too_big, too_big_total, unreadable, skip_worktree, nested_repo_without_commit
+}
+
+// Unheld reports whether the skip is of content on disk that the
+// checkpoint could not hold (too big, unreadable): a rewind can neither
+// overwrite it safely nor bring it back, and leaves the path as it is.
+func (s Skip) Unheld() bool {
+	return s.Reason == SkipTooBig || s.Reason == SkipTooBigTotal || s.Reason == SkipUnreadable
 }
 
 // Submodule is a gitlink recorded as the commit it was at.
@@ -84,7 +91,11 @@ func Count(diff []git.DiffEntry) Changes {
 
 // Skip reasons.
 const (
-	SkipTooBig       = "too_big"
+	SkipTooBig = "too_big"
+	// SkipTooBigTotal is a new untracked file or directory left out of a
+	// snapshot because the new content was over checkpoint.maxTotalBytes
+	// (capture's budget); a rewind leaves it as it is, as a too_big one.
+	SkipTooBigTotal  = "too_big_total"
 	SkipUnreadable   = "unreadable" // the user cannot read it (a file or a directory)
 	SkipSkipWorktree = "skip_worktree"
 	SkipNestedRepo   = "nested_repo_without_commit"
