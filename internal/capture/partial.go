@@ -136,7 +136,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		return nil, false, err
 	}
 	may := c.mayConvert(st) || c.attributesOnPath(pathsOf(items))
-	pre.apply(items, len(base.Tree), c.Cfg.StatModes && !may)
+	pre.apply(items, len(base.Tree), !may)
 	index, blobs, err := c.hashNamed(ctx, items, may, len(base.Tree))
 	if index != "" {
 		defer os.Remove(index)

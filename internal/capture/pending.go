@@ -95,7 +95,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *index
 	// their way (newSplice): neither needs the other, and together they
 	// were most of a rewind's scan after git's (docs/speed.md, "The
 	// rewind's commits made ahead").
-	plain := !may && c.Cfg.StatModes
+	plain := !may
 	read := c.readAside(items, plain)
 	sp, ok, err := c.newSplice(ctx, st.Tree, items)
 	pre := read()

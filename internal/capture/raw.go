@@ -46,11 +46,11 @@ type rawEntry struct {
 // Plain reports whether a checkout of any file of this tree is its
 // blob's bytes, with the mode its entry names: git may convert nothing
 // (no attributes file anywhere, in the tree as the last scan found it or
-// outside it; no core.autocrlf or core.eol asking), and core.fileMode
-// and core.symlinks are on. A rewind, right after its scan, then writes
+// outside it; no core.autocrlf or core.eol asking); modes always follow
+// the disk (core.fileMode and core.symlinks are pinned on). A rewind, right after its scan, then writes
 // files from their blobs itself (restore.Applier.Plain).
 func (c *Capturer) Plain() bool {
-	return c.Cfg.StatModes && !c.mayConvert(c.loadState())
+	return !c.mayConvert(c.loadState())
 }
 
 // attributesOnPath reports whether a .gitattributes is in a directory on
