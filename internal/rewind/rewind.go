@@ -312,7 +312,9 @@ func (r *Rewinder) Replan(ctx context.Context, pr *Prepared, outside string) (*r
 		Top:        r.Repo.Top,
 		Current:    pr.Snap.Tree,
 		CurrentRaw: pr.Snap.Raw,
-		Head:       r.Repo.Head,
+		// The snapshot was just taken, as every capture is: verbatim.
+		CurrentVerbatim: true,
+		Head:            r.Repo.Head,
 		Skipped:    pr.Snap.Skipped,
 		Target:     pr.Target,
 		Options: restore.Options{Paths: pr.req.Paths, Outside: outside, ResetHead: pr.req.ResetHead,
