@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
@@ -171,6 +172,15 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	if snap.Raw, err = c.partialRaw(ctx, base, items, may); err != nil {
 		return nil, false, err
 	}
+	if may || len(st.Raw) > 0 {
+		// The capturer's overlay learns of the named files too: one
+		// written back to what the private index holds (a rewind's) is
+		// no change the next scan reports.
+		c.updateRaw(ctx, st, itemEntries(items), skipless(items), false, len(base.Tree))
+		if err := c.saveState(st); err != nil {
+			return nil, false, fault.Wrap(err, fault.FailedIO, "cannot save the private index state")
+		}
+	}
 	return snap, true, nil
 }
 
@@ -195,18 +205,24 @@ func (c *Capturer) partialRaw(ctx context.Context, base *store.Record, items []*
 			st.Raw[e.Path] = rawEntry{OID: e.OID, Mode: e.Mode}
 		}
 	}
-	var check []string
-	for _, it := range items {
-		if !it.skip {
-			check = append(check, it.path)
-		}
-	}
+	check := skipless(items)
 	st.RawTree = base.Raw // updateRaw empties it when it changes the overlay
 	c.updateRaw(ctx, st, itemEntries(items), check, false, len(base.Tree))
 	if st.RawTree != "" {
 		return st.RawTree, nil
 	}
 	return c.rawTree(ctx, st)
+}
+
+// skipless are the paths of the items the tree takes.
+func skipless(items []*named) []string {
+	var out []string
+	for _, it := range items {
+		if !it.skip {
+			out = append(out, it.path)
+		}
+	}
+	return out
 }
 
 // itemEntries are the entries the items take in the snapshot's tree.
