@@ -138,11 +138,11 @@ type Request struct {
 	// CurrentVerbatim says Current records the disk as a checkpoint does
 	// (store.Record.Verbatim).
 	CurrentVerbatim bool
-	Head                string        // HEAD now
-	Skipped             []store.Skip  // paths the scan of Current could not take
-	Target              *store.Record // the checkpoint to go back to
-	Options             Options       // what the plan holds
-	Classify            Classifier    // whose change each path is, or nil
+	Head            string        // HEAD now
+	Skipped         []store.Skip  // paths the scan of Current could not take
+	Target          *store.Record // the checkpoint to go back to
+	Options         Options       // what the plan holds
+	Classify        Classifier    // whose change each path is, or nil
 }
 
 // New computes the plan of req: the differences between the current tree

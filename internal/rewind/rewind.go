@@ -315,8 +315,8 @@ func (r *Rewinder) Replan(ctx context.Context, pr *Prepared, outside string) (*r
 		// The snapshot was just taken, as every capture is: verbatim.
 		CurrentVerbatim: true,
 		Head:            r.Repo.Head,
-		Skipped:    pr.Snap.Skipped,
-		Target:     pr.Target,
+		Skipped:         pr.Snap.Skipped,
+		Target:          pr.Target,
 		Options: restore.Options{Paths: pr.req.Paths, Outside: outside, ResetHead: pr.req.ResetHead,
 			Keep: r.keepHookConfig(ctx), Made: pr.made},
 		Classify: pr.classify,
