@@ -118,6 +118,13 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	if snap, ok := c.unchanged(ctx, st, j); ok {
 		return snap, nil
 	}
+	// rawBase is the tree the raw overlay was last examined for (the last
+	// capture's), which a re-seed forgets: the files whose blobs differ
+	// from it are examined again (raw.go).
+	rawBase := st.Tree
+	if st.Result != "" {
+		rawBase = st.Result
+	}
 	st.Monitor, st.Stat = nil, nil // until this scan gives a token, or a record
 	seeded := false
 	if c.needsSeed(st) {
@@ -163,23 +170,17 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	if st.Result != "" {
 		prevTree = st.Result
 	}
+	// An attributes file this scan found counts already, though the
+	// state learns of it only below: git may convert what it governs.
 	deferred, attrs := false, touchesAttributes(entries)
-	// Under new conversion rules every file is examined (raw.go), through
-	// the private index: no deferring.
-	may, rules, examine := c.mayConvert(st), "", false
-	if may {
-		rules = c.convRules()
-		examine = attrs || st.Conv != rules
-	}
+	may := c.mayConvert(st) || attrs
 	switch {
 	case len(sel.updates) == 0 && len(sel.removals) == 0 && !seeded && st.Tree != "":
 		// Nothing differs from the private index (pending paths went back
 		// to its version): skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
-	case !seeded && !examine && mayDefer(st, sel):
-		// An attributes file this scan found counts already, though the
-		// state learns of it only below: git may convert what it governs.
-		if deferred, err = c.deferUpdates(ctx, j, st, sel.updates, snap, may || attrs); err != nil {
+	case !seeded && !attrs && mayDefer(st, sel):
+		if deferred, err = c.deferUpdates(ctx, j, st, sel.updates, snap, may); err != nil {
 			return nil, err
 		}
 	}
@@ -197,15 +198,11 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	if attrs {
 		st.Attrs = true
 	}
-	switch {
-	case examine:
-		if err := c.examineAll(ctx, st, c.PrivateIndex(), sel.removals); err != nil {
+	if may && !deferred {
+		if err := c.examineChanged(ctx, st, rawBase, snap.Tree, seeded, append(sel.updates, sel.removals...)); err != nil {
 			return nil, err
 		}
-	case may && !deferred && (len(sel.updates) > 0 || len(sel.removals) > 0 || len(st.Raw) > 0):
-		c.updateRaw(ctx, st, c.PrivateIndex(), append(sel.updates, sel.removals...), true)
 	}
-	st.Conv = rules
 	if snap.Raw, err = c.rawTree(ctx, st); err != nil {
 		return nil, err
 	}

@@ -91,7 +91,7 @@ func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
 	repo := &git.Repo{Top: top, GitDir: gitDir, CommonDir: gitDir, StateDir: filepath.Join(gitDir, "checkpoints"),
 		Index: filepath.Join(gitDir, "index"), Worktree: "main"}
 	st := store.New(repo, r, nil)
-	c := &Capturer{Repo: repo, Store: st, Git: &git.Runner{Dir: top, Env: r.Env, Trace: r.Trace}}
+	c := &Capturer{Repo: repo, Store: st, Git: &git.Runner{Dir: top, Env: r.Env, Trace: r.Trace, CaseSensitive: git.CaseSensitive(top)}}
 	if _, err := os.Stat(c.PrivateIndex()); err != nil {
 		return nil // a first capture seeds
 	}

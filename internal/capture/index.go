@@ -41,10 +41,6 @@ type indexState struct {
 	Attrs   bool                `json:"attrs,omitempty"`
 	Raw     map[string]rawEntry `json:"raw,omitempty"`
 	RawTree string              `json:"raw_tree,omitempty"`
-	// Conv fingerprints the conversion rules from outside the tree
-	// (convRules) under which every file was last examined; "" when
-	// none was.
-	Conv string `json:"conv,omitempty"`
 	// Dropped are paths captures removed from the private index (a
 	// file deleted, or replaced by a directory). One the real index
 	// tracks and that matches an ignore rule would not be seen again when
@@ -226,7 +222,6 @@ func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded
 		Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),
 		Raw:     st.Raw, // checked against the files on every capture
 		RawTree: st.RawTree,
-		Conv:    st.Conv, // every file was examined under these rules
 	}
 	copied := priv + ".seed"
 	if err := copyKeepMtime(c.Repo.Index, copied); errors.Is(err, fs.ErrNotExist) {

@@ -22,7 +22,7 @@ import (
 //   - Trees: splice.write computes them, so it packs their bodies.
 //   - Blobs: where git would store a file's bytes as they are (no
 //     conversion may apply: mayConvert) and give it the mode its own stat
-//     data say (core.fileMode and core.symlinks on: Config.StatModes),
+//     data say (core.fileMode and core.symlinks are pinned on),
 //     hashOwn reads the files and computes their entries as git's
 //     update-index would, instead of running it and then ls-files to read
 //     its answers (a per-tool capture reads its files before the lock:

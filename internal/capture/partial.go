@@ -152,7 +152,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		return nil, false, err
 	}
 	may := c.mayConvert(st) || c.attributesOnPath(pathsOf(items))
-	pre.apply(items, len(base.Tree), c.Cfg.StatModes && !may)
+	pre.apply(items, len(base.Tree), !may)
 	index, blobs, err := c.hashNamed(ctx, items, may, len(base.Tree))
 	if index != "" {
 		defer os.Remove(index)
@@ -185,26 +185,71 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 			return nil, false, err
 		}
 	}
-	// The raw overlay (raw.go) follows the named paths too: those the
-	// tree took are examined again, against the temporary index that
-	// holds their new entries. Files kept raw elsewhere stay as they are,
-	// as their entries in the tree do; the next scan checks them.
-	if may {
-		var check []string
-		for _, it := range items {
-			if !it.skip {
-				check = append(check, it.path)
-			}
-		}
-		c.updateRaw(ctx, st, index, check, false)
+	if snap.Raw, err = c.partialRaw(ctx, base, items, may); err != nil {
+		return nil, false, err
+	}
+	if may || len(st.Raw) > 0 {
+		// The capturer's overlay learns of the named files too: one
+		// written back to what the private index holds (a rewind's) is
+		// no change the next scan reports.
+		c.updateRaw(ctx, st, itemEntries(items), skipless(items), false, len(base.Tree))
 		if err := c.saveState(st); err != nil {
 			return nil, false, fault.Wrap(err, fault.FailedIO, "cannot save the private index state")
 		}
 	}
-	if snap.Raw, err = c.rawTree(ctx, st); err != nil {
-		return nil, false, err
-	}
 	return snap, true, nil
+}
+
+// partialRaw is the raw overlay (raw.go) of a partial snapshot: its
+// base's, with the named paths the tree took examined again against their
+// new entries. Files kept raw elsewhere stay as the base has them, as
+// their entries in the tree do. The capturer's own overlay is not asked:
+// it is the private index's, which a scan since the base (a dry run's)
+// may have moved past the base; nor changed, since the private index is
+// not (the next scan examines these paths again).
+func (c *Capturer) partialRaw(ctx context.Context, base *store.Record, items []*named, may bool) (string, error) {
+	if !may && base.Raw == "" {
+		return "", nil
+	}
+	st := &indexState{Raw: map[string]rawEntry{}}
+	if base.Raw != "" {
+		entries, err := c.Git.LsTree(ctx, base.Raw, git.LsTreeOptions{Recursive: true})
+		if err != nil {
+			return "", err
+		}
+		for _, e := range entries {
+			st.Raw[e.Path] = rawEntry{OID: e.OID, Mode: e.Mode}
+		}
+	}
+	check := skipless(items)
+	st.RawTree = base.Raw // updateRaw empties it when it changes the overlay
+	c.updateRaw(ctx, st, itemEntries(items), check, false, len(base.Tree))
+	if st.RawTree != "" {
+		return st.RawTree, nil
+	}
+	return c.rawTree(ctx, st)
+}
+
+// skipless are the paths of the items the tree takes.
+func skipless(items []*named) []string {
+	var out []string
+	for _, it := range items {
+		if !it.skip {
+			out = append(out, it.path)
+		}
+	}
+	return out
+}
+
+// itemEntries are the entries the items take in the snapshot's tree.
+func itemEntries(items []*named) map[string]treeEntry {
+	out := make(map[string]treeEntry, len(items))
+	for _, it := range items {
+		if it.present && !it.skip {
+			out[it.path] = it.entry
+		}
+	}
+	return out
 }
 
 // fromTop turns p into a path from the top of the tree. inside is false

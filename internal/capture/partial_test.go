@@ -289,12 +289,11 @@ func TestPartialKeepsRawBytes(t *testing.T) {
 	}
 }
 
-// TestPrehashKeepsBaseMode hashes a file before the capture with
-// core.fileMode=false: git then gives a new entry 100644 whatever the
-// file's bits, while the capture, seeded with the base's entry, keeps the
-// base's 100755, as the full scan does. The entry hashed first must not be
-// taken for it.
-func TestPrehashKeepsBaseMode(t *testing.T) {
+// TestPrehashModeFromDisk hashes a file before a per-tool capture with
+// core.fileMode=false: the checkpoint records the bit the disk has
+// (invariant 10), in the entry hashed first and in the capture's, not
+// the base's 100755 that git would keep under the user's setting.
+func TestPrehashModeFromDisk(t *testing.T) {
 	c, j := testRepo(t, map[string]string{"run.sh": "#!/bin/sh\n"})
 	ctx := context.Background()
 	top := c.Repo.Top
@@ -308,18 +307,18 @@ func TestPrehashKeepsBaseMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, err := config.Load(ctx, c.Git)
-	if err != nil || cfg.StatModes {
-		t.Fatalf("the configuration read gives modes from stat data: %v", err)
+	if err != nil {
+		t.Fatal(err)
 	}
 	c.Cfg = cfg
 	write(t, filepath.Join(top, "run.sh"), "#!/bin/sh\necho changed\n")
-	if err := os.Chmod(filepath.Join(top, "run.sh"), 0o755); err != nil {
+	if err := os.Chmod(filepath.Join(top, "run.sh"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	only := []string{"run.sh"}
 	pre := c.Prehash(ctx, only)
 	if pre == nil || pre.entries["run.sh"].entry.mode != "100644" {
-		t.Fatalf("hashing first gave %+v; the test expects git's 100644 for a new entry with core.fileMode=false", pre)
+		t.Fatalf("hashing first gave %+v; want the disk's 100644", pre)
 	}
 	rec, err := c.Capture(ctx, j, Options{Reason: "tool", Only: only, Prehash: pre})
 	if err != nil {
@@ -329,8 +328,8 @@ func TestPrehashKeepsBaseMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(out), "100755 ") {
-		t.Fatalf("the per-tool checkpoint holds %q, want the base's mode 100755", out)
+	if !strings.HasPrefix(string(out), "100644 ") {
+		t.Fatalf("the per-tool checkpoint holds %q, want the disk's mode 100644", out)
 	}
 }
 

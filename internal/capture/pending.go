@@ -95,7 +95,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *index
 	// their way (newSplice): neither needs the other, and together they
 	// were most of a rewind's scan after git's (docs/speed.md, "The
 	// rewind's commits made ahead").
-	plain := !may && c.Cfg.StatModes
+	plain := !may
 	read := c.readAside(items, plain)
 	sp, ok, err := c.newSplice(ctx, st.Tree, items)
 	pre := read()
@@ -149,15 +149,21 @@ func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *index
 	snap.Known = len(st.Pending) == 0
 	if may {
 		// The raw overlay (raw.go) follows: the paths hashed now are
-		// examined against the temporary index holding their entries,
-		// those gone back to the private index's version against it.
-		// Paths taken from their records are as they were examined then.
-		c.updateRaw(ctx, st, index, hashedPaths, false)
+		// examined against their new entries, those gone back to the
+		// private index's version against it. Paths taken from their
+		// records are as they were examined then.
+		c.updateRaw(ctx, st, itemEntries(items), hashedPaths, false, len(st.Tree))
 		var back []string
 		for p := range st.Pending {
 			back = append(back, p)
 		}
-		c.updateRaw(ctx, st, c.PrivateIndex(), back, false)
+		if len(back) > 0 {
+			entries, err := indexEntries(ctx, c.Git, c.PrivateIndex())
+			if err != nil {
+				return false, err
+			}
+			c.updateRaw(ctx, st, entries, back, false, len(st.Tree))
+		}
 	}
 	st.Pending, st.Result = pending, snap.Tree
 	return true, nil

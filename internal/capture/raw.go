@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path"
@@ -25,11 +24,13 @@ import (
 // (path -> raw blob) that the checkpoint commit holds as an extra parent,
 // and a rewind writes those bytes instead of the checkout's.
 //
-// Whether a file is such a file is found by doing what a rewind would do:
-// `checkout-index` of its captured entry into a scratch directory, and a
-// comparison with the file. This runs only for files the capture found
-// changed, and only when the repository can convert at all (it has
-// attributes files, or core.autocrlf / core.eol ask for conversion), so a
+// Whether a file is such a file depends on its bytes alone: it is when
+// they are not its blob's (updateRaw). A rewind writes every other file
+// as its blob's bytes, whatever the settings and attributes say then, so
+// nothing depends on what they say at the rewind (invariant 10). This
+// runs only for files whose blob or bytes changed (the scan's, those a
+// re-seed changed, the first capture's), and only when git may have
+// converted them (attributes files, core.autocrlf / core.eol), so a
 // repository without them pays nothing. LFS needs no overlay: its smudge
 // gives back what its clean took, so its pointers stay as LFS stores them.
 
@@ -46,11 +47,11 @@ type rawEntry struct {
 // Plain reports whether a checkout of any file of this tree is its
 // blob's bytes, with the mode its entry names: git may convert nothing
 // (no attributes file anywhere, in the tree as the last scan found it or
-// outside it; no core.autocrlf or core.eol asking), and core.fileMode
-// and core.symlinks are on. A rewind, right after its scan, then writes
+// outside it; no core.autocrlf or core.eol asking); modes always follow
+// the disk (core.fileMode and core.symlinks are pinned on). A rewind, right after its scan, then writes
 // files from their blobs itself (restore.Applier.Plain).
 func (c *Capturer) Plain() bool {
-	return c.Cfg.StatModes && !c.mayConvert(c.loadState())
+	return !c.mayConvert(c.loadState())
 }
 
 // attributesOnPath reports whether a .gitattributes is in a directory on
@@ -157,40 +158,70 @@ func (c *Capturer) convRules() string {
 }
 
 // examineAll examines every file of index as updateRaw does a changed
-// one: once under each set of conversion rules (at the first capture, and
-// after they change), since files that never change are never examined
-// otherwise. LFS files are left out: their smudge gives back what their
-// clean took, and it may have to download. removed are paths the capture
-// took out of index, whose raw bytes go too.
-func (c *Capturer) examineAll(ctx context.Context, st *indexState, index string, removed []string) error {
-	entries, err := c.Git.LsStage(ctx, index)
+// one: at the first capture, whose private index was seeded with blobs
+// nobody examined, or when the state knows no tree to compare the new
+// one with. removed are paths the capture took out of index, whose raw
+// bytes go too.
+func (c *Capturer) examineAll(ctx context.Context, st *indexState, index string, removed []string, hexLen int) error {
+	entries, err := indexEntries(ctx, c.Git, index)
 	if err != nil {
 		return err
 	}
-	var files []string
-	for _, e := range entries {
-		if e.Mode == "100644" || e.Mode == "100755" {
-			files = append(files, e.Path)
+	files := make([]string, 0, len(entries)+len(removed))
+	for p := range entries {
+		files = append(files, p)
+	}
+	c.updateRaw(ctx, st, entries, append(files, removed...), true, hexLen)
+	return nil
+}
+
+// examineChanged brings the raw overlay up to date with the private
+// index, whose tree is now tree, after a scan whose changes were changed:
+// every file when there is no earlier tree to compare with (rawBase ""),
+// else the changed paths, the files kept raw whose stat data changed,
+// and, after a re-seed (seeded), every path whose entry the re-seed
+// changed: a file whose bytes went back to what the real index holds is
+// no change the scan reports, and one that became ignored left the tree.
+func (c *Capturer) examineChanged(ctx context.Context, st *indexState, rawBase, tree string, seeded bool, changed []string) error {
+	if rawBase == "" {
+		return c.examineAll(ctx, st, c.PrivateIndex(), changed, len(tree))
+	}
+	if seeded && rawBase != tree {
+		diff, err := c.Git.DiffTree(ctx, rawBase, tree, git.DiffTreeOptions{Format: git.DiffNameStatus})
+		if err != nil {
+			return err
+		}
+		for _, d := range diff {
+			changed = append(changed, d.Path)
 		}
 	}
-	if len(files) == 0 {
-		c.updateRaw(ctx, st, index, removed, true)
+	if len(changed) == 0 && len(st.Raw) == 0 {
 		return nil
 	}
-	attrs, err := c.Git.Run(ctx, git.Cmd{Args: []string{"check-attr", "-z", "--stdin", "filter"}, Index: index, Stdin: nulList(files)})
+	entries, err := indexEntries(ctx, c.Git, c.PrivateIndex())
 	if err != nil {
 		return err
 	}
-	lfs := map[string]bool{}
-	f := strings.Split(string(attrs), "\x00")
-	for i := 0; i+2 < len(f); i += 3 { // path, attribute, value
-		if f[i+2] == "lfs" {
-			lfs[f[i]] = true
+	c.updateRaw(ctx, st, entries, changed, true, len(tree))
+	return nil
+}
+
+// indexEntries are the stage-0 entries of index by path.
+func indexEntries(ctx context.Context, g *git.Runner, index string) (map[string]treeEntry, error) {
+	if _, err := os.Stat(index); err != nil {
+		return map[string]treeEntry{}, nil // an empty private index
+	}
+	list, err := g.LsStage(ctx, index)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]treeEntry, len(list))
+	for _, e := range list {
+		if e.Stage == 0 {
+			out[e.Path] = treeEntry{mode: e.Mode, oid: e.OID}
 		}
 	}
-	files = slices.DeleteFunc(files, func(p string) bool { return lfs[p] })
-	c.updateRaw(ctx, st, index, append(files, removed...), true)
-	return nil
+	return out, nil
 }
 
 func envOf(env []string, name string) string {
@@ -202,12 +233,11 @@ func envOf(env []string, name string) string {
 	return ""
 }
 
-// updateRaw re-examines the files in changed, and (when all is set) every
-// file kept raw whose stat data changed, and keeps raw those a checkout of
-// their entries in index would not give back. It is best effort: a file it
-// cannot examine (a smudge filter that fails) is captured as git stores
-// it, as before.
-func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, changed []string, all bool) {
+// rawCheck is the set of paths updateRaw examines: those in changed and,
+// when all is set, every file kept raw whose stat data changed (a change
+// the scan may not report: a file written back to what the private
+// index holds).
+func (c *Capturer) rawCheck(st *indexState, changed []string, all bool) []string {
 	check := map[string]bool{}
 	for _, p := range changed {
 		check[p] = true
@@ -220,50 +250,88 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, 
 			check[p] = true
 		}
 	}
-	var paths []string
+	out := make([]string, 0, len(check))
 	for p := range check {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// updateRaw is the one place that decides which files keep their raw
+// bytes: a file does when its bytes on disk are not the bytes of the blob
+// its entry in the snapshot's tree names (entries; a path missing there
+// is not in the tree, and keeps nothing). That depends on the file and
+// its blob alone, not on the settings and attributes in force at a
+// rewind, which may have changed by then: a rewind writes every other
+// file as its blob's bytes (restore.File.Exact). LFS files are left out:
+// their blob is a pointer, which a rewind smudges back into what its
+// clean took. It re-examines changed and, when all is set, the files
+// kept raw whose stat data changed. It is best effort: a file it cannot
+// read or store is captured as git stores it.
+func (c *Capturer) updateRaw(ctx context.Context, st *indexState, entries map[string]treeEntry, changed []string, all bool, hexLen int) {
+	type found struct {
+		path string
+		fi   os.FileInfo
+	}
+	var differ []found
+	for _, p := range c.rawCheck(st, changed, all) {
 		if _, ok := st.Raw[p]; ok {
 			delete(st.Raw, p)
 			st.RawTree = ""
 		}
-		if fi, err := os.Lstat(filepath.Join(c.Repo.Top, p)); err == nil && fi.Mode().IsRegular() {
-			paths = append(paths, p)
-		}
-	}
-	if len(paths) == 0 || index == "" {
-		return
-	}
-	slices.Sort(paths)
-	scratch := c.Store.Path("rawcheck")
-	os.RemoveAll(scratch)
-	defer os.RemoveAll(scratch)
-	// A path the index does not hold (a file grown past the size limit,
-	// dropped from the tree) or whose smudge filter fails makes
-	// checkout-index fail after writing the others: such a path has no
-	// scratch copy and is not kept raw, and the others are examined.
-	c.Git.CheckoutPaths(ctx, index, scratch+"/", paths)
-	var differ []string
-	for _, p := range paths {
-		disk, err1 := os.ReadFile(filepath.Join(c.Repo.Top, p))
-		out, err2 := os.ReadFile(filepath.Join(scratch, p))
-		if err1 == nil && err2 == nil && !bytes.Equal(disk, out) {
-			differ = append(differ, p)
-		}
-	}
-	ids, _ := c.Git.WriteBlobs(ctx, differ) // a file it cannot store is not kept raw
-	for _, p := range differ {
-		fi, err := os.Lstat(filepath.Join(c.Repo.Top, p))
-		if err != nil || ids[p] == "" {
+		e, ok := entries[p]
+		if !ok || (e.mode != "100644" && e.mode != "100755") {
 			continue
 		}
-		mode := fileMode(fi.Mode())
-		s := statOf(fi)
+		full := filepath.Join(c.Repo.Top, filepath.FromSlash(p))
+		fi, err := os.Lstat(full)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		body, err := os.ReadFile(full)
+		if err != nil || git.ObjectID("blob", body, hexLen) == e.oid {
+			continue
+		}
+		differ = append(differ, found{p, fi})
+	}
+	if len(differ) == 0 {
+		return
+	}
+	paths := make([]string, len(differ))
+	for i, d := range differ {
+		paths[i] = d.path
+	}
+	lfs := c.lfsPaths(ctx, paths)
+	paths = slices.DeleteFunc(paths, func(p string) bool { return lfs[p] })
+	ids, _ := c.Git.WriteBlobs(ctx, paths) // a file it cannot store is not kept raw
+	for _, d := range differ {
+		if ids[d.path] == "" {
+			continue
+		}
+		s := statOf(d.fi)
 		if st.Raw == nil {
 			st.Raw = map[string]rawEntry{}
 		}
-		st.Raw[p] = rawEntry{OID: ids[p], Mode: mode, Size: s[0], Mtime: s[1], Ino: uint64(s[2])}
+		st.Raw[d.path] = rawEntry{OID: ids[d.path], Mode: fileMode(d.fi.Mode()), Size: s[0], Mtime: s[1], Ino: uint64(s[2])}
 		st.RawTree = ""
 	}
+}
+
+// lfsPaths are the paths among paths that the LFS filter stores.
+func (c *Capturer) lfsPaths(ctx context.Context, paths []string) map[string]bool {
+	lfs := map[string]bool{}
+	attrs, err := c.Git.Run(ctx, git.Cmd{Args: []string{"check-attr", "-z", "--stdin", "filter"}, Index: c.PrivateIndex(), Stdin: nulList(paths)})
+	if err != nil {
+		return lfs
+	}
+	f := strings.Split(string(attrs), "\x00")
+	for i := 0; i+2 < len(f); i += 3 { // path, attribute, value
+		if f[i+2] == "lfs" {
+			lfs[f[i]] = true
+		}
+	}
+	return lfs
 }
 
 func statOf(fi os.FileInfo) [3]int64 {

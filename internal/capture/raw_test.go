@@ -88,7 +88,6 @@ func TestPlainOnlyWhereNothingConverts(t *testing.T) {
 	c.sysAttrs = []string{}
 	for _, cfg := range []func(*config.Config){
 		func(cf *config.Config) { cf.EOL = true },
-		func(cf *config.Config) { cf.StatModes = false },
 	} {
 		saved := c.Cfg
 		cfg(&c.Cfg)

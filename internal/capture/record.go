@@ -200,6 +200,7 @@ func (c *Capturer) newRecord(snap *Snapshot, opts Options) *store.Record {
 		Skipped: snap.Skipped, Submodules: snap.Submodules,
 		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt, Prompt: opts.Prompt,
 		At: c.Store.Now().UTC(), Raw: snap.Raw, Partial: snap.Partial,
+		Verbatim: true, // raw.go: the overlay holds every file whose blob is not its bytes
 	}
 	if rec.Skipped == nil {
 		rec.Skipped = []store.Skip{}

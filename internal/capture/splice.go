@@ -167,17 +167,15 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 }
 
 // hashNamed stores the present items' content through a temporary index
-// that holds only them (seeded with their base entries, so that
-// core.fileMode=false and core.symlinks=false keep the base's modes as
-// they would in the private index), and reads back their entries. It
-// returns the temporary index, which the caller removes, or "" when no
-// item needed hashing. Where the files' bytes are their blobs (may, the
-// caller's mayConvert, false) and their modes follow from their stat data
-// (Config.StatModes), the files are hashed here instead (hashOwn), and
+// that holds only them (seeded with their base entries, as the private
+// index holds them), and reads back their entries. It returns the
+// temporary index, which the caller removes, or "" when no item needed
+// hashing. Where the files' bytes are their blobs (may, the caller's
+// mayConvert, false), the files are hashed here instead (hashOwn), and
 // their blobs returned for the caller to store with its trees
 // (splice.write). hexLen is the length of the repository's object ids.
 func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexLen int) (string, []git.Object, error) {
-	if !may && c.Cfg.StatModes {
+	if !may {
 		if blobs, ok := c.hashOwn(items, hexLen); ok {
 			return "", blobs, nil
 		}

@@ -56,10 +56,6 @@ type Config struct {
 	// for git's default place): a scan a monitor spares must not miss a
 	// change there.
 	ExcludesFile string
-	// StatModes says core.fileMode and core.symlinks are on (git's
-	// defaults where the file system has both): the mode git gives a
-	// file follows from its own stat data, not from the index's entry.
-	StatModes bool
 	// Shared is core.sharedRepository set to share the repository with a
 	// group or everyone: git alone writes its object files, with the
 	// permissions that asks for.
@@ -80,13 +76,12 @@ func Default() Config {
 		Enabled:       true,
 		RecordPrompts: true,
 		PackEvery:     64,
-		StatModes:     true,
 	}
 }
 
 // keys is what Load asks git for: the settings, and the includes, which
 // say the configuration comes from files a Cache cannot name.
-const keys = `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|filemode|symlinks|sharedrepository)$|extensions\.partialclone$|include(if\..*)?\.path$)`
+const keys = `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|sharedrepository)$|extensions\.partialclone$|include(if\..*)?\.path$)`
 
 // isInclude reports whether e is an include.path or includeIf.*.path.
 func isInclude(e git.ConfigEntry) bool {
@@ -107,7 +102,6 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 // parse makes the configuration of git's answer to keys.
 func parse(entries []git.ConfigEntry) (Config, error) {
 	c := Default()
-	modes := map[string]bool{"core.filemode": true, "core.symlinks": true}
 	for _, e := range entries {
 		if isInclude(e) {
 			continue
@@ -124,12 +118,6 @@ func parse(entries []git.ConfigEntry) (Config, error) {
 			continue
 		case "core.excludesfile":
 			c.ExcludesFile = v
-			continue
-		case "core.filemode", "core.symlinks":
-			// The last value of each wins, as in git; one that is not
-			// a bool is taken as off, the safe side.
-			on, err := ParseBool(v)
-			modes[k] = on && err == nil
 			continue
 		case "core.sharedrepository":
 			// false and umask leave permissions to the umask, as does an
@@ -155,7 +143,6 @@ func parse(entries []git.ConfigEntry) (Config, error) {
 				WithHint("fix it with 'git config " + key + " VALUE'; see git-checkpoint(1), CONFIGURATION")
 		}
 	}
-	c.StatModes = modes["core.filemode"] && modes["core.symlinks"]
 	return c, nil
 }
 

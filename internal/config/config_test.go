@@ -1,12 +1,8 @@
 package config
 
 import (
-	"context"
 	"testing"
 	"time"
-
-	"github.com/git-checkpoint/git-checkpoint/internal/git"
-	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
 func TestParseBytes(t *testing.T) {
@@ -88,8 +84,7 @@ func TestSet(t *testing.T) {
 		}
 	}
 	want := Config{MaxFileBytes: 1 << 20, MaxTotalBytes: 2 << 30, Keep: 7, KeepRemote: 3, KeepFor: 72 * time.Hour,
-		KeepSafety: time.Hour, LockTimeout: 2 * time.Second, HookTimeout: 5 * time.Second, Fsmonitor: true, MCPRewind: true,
-		StatModes: true}
+		KeepSafety: time.Hour, LockTimeout: 2 * time.Second, HookTimeout: 5 * time.Second, Fsmonitor: true, MCPRewind: true}
 	if c != want {
 		t.Errorf("after set: %+v, want %+v", c, want)
 	}
@@ -100,34 +95,5 @@ func TestSet(t *testing.T) {
 	}
 	if err := c.set("keep", "-1"); err == nil {
 		t.Errorf("set(keep, -1) accepted a negative count")
-	}
-}
-
-// TestLoadStatModes: modes follow from stat data only while both
-// core.fileMode and core.symlinks are on; the last value of each wins, as
-// in git, and a value that is not a bool counts as off.
-func TestLoadStatModes(t *testing.T) {
-	for _, c := range []struct {
-		args [][]string
-		want bool
-	}{
-		{nil, true},
-		{[][]string{{"core.fileMode", "false"}}, false},
-		{[][]string{{"core.symlinks", "false"}}, false},
-		{[][]string{{"core.fileMode", "false"}, {"--add", "core.fileMode", "true"}}, true},
-		{[][]string{{"core.fileMode", "true"}, {"--add", "core.fileMode", "no"}}, false},
-		{[][]string{{"core.symlinks", "2"}}, false},
-	} {
-		repo := gittest.NewRepo(t)
-		for _, a := range c.args {
-			repo.Git(append([]string{"config"}, a...)...)
-		}
-		cfg, err := Load(context.Background(), &git.Runner{Dir: repo.Dir, Env: repo.Env})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if cfg.StatModes != c.want {
-			t.Errorf("after git config %v: StatModes %v, want %v", c.args, cfg.StatModes, c.want)
-		}
 	}
 }

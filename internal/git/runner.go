@@ -47,6 +47,14 @@ var pinned = []string{
 	// 3% larger, and packing (checkpoint.packEvery) compresses them again
 	// at pack.compression.
 	"core.looseCompression=1",
+	// A checkpoint records the disk, not git's opinion of it: the
+	// executable bit and symlinks are read from the disk and written
+	// back as they were, whatever the repository says. With either off,
+	// git keeps the mode the index has (a script comes back without its
+	// bit, a symlink as a file holding its target). The real index is
+	// never written with them, so `git status` keeps the user's view.
+	"core.fileMode=true",
+	"core.symlinks=true",
 }
 
 // Runner runs git in one repository.
@@ -74,6 +82,13 @@ type Runner struct {
 	// WritePack writes its packs itself; git index-pack writes them
 	// otherwise (see ObjectDir).
 	Objects string
+	// CaseSensitive says the working tree's file system tells names
+	// apart by case (CaseSensitive): every call then runs with
+	// core.ignoreCase=false, which a repository copied from macOS keeps
+	// true, and under which git takes a new file.txt for a tracked
+	// File.txt and never captures it. Left false where it is not known,
+	// the user's setting stands.
+	CaseSensitive bool
 	// refs, while OpenRefs holds it open, is the update-ref that UpdateRef
 	// asks instead of starting one.
 	refs *refSession
@@ -250,6 +265,9 @@ func (r *Runner) command(ctx context.Context, c Cmd) *exec.Cmd {
 	if !c.User {
 		for _, kv := range pinned {
 			args = append(args, "-c", kv)
+		}
+		if r.CaseSensitive {
+			args = append(args, "-c", "core.ignoreCase=false")
 		}
 		monitor := []string{"core.fsmonitor=false"}
 		if r.Fsmonitor.watches(c.Index) {

@@ -179,7 +179,7 @@ func (a *Applier) Sync(also ...string) error {
 func (a *Applier) Revert(ctx context.Context, safetyID string, err error) error {
 	var back []File
 	for _, f := range a.done {
-		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID, Raw: f.OldRaw, OldRaw: f.Raw})
+		back = append(back, File{Path: f.Path, OldMode: f.Mode, OldOID: f.OID, Mode: f.OldMode, OID: f.OldOID, Raw: f.OldRaw, OldRaw: f.Raw, Exact: f.OldExact, OldExact: f.Exact})
 	}
 	if rerr := a.writeBack(ctx, back); rerr != nil {
 		return fault.Wrap(err, fault.FailedRewindPartial, "the rewind failed part way and the tree could not be put back").
@@ -348,6 +348,62 @@ func (a *Applier) stage(ctx context.Context, stage string, writes []File) (map[s
 	if a.Plain && !writesAttributes(writes) {
 		return a.stageBlobs(ctx, stage, writes)
 	}
+	staged, smudge, err := a.stageExact(ctx, stage, writes)
+	if err != nil || len(smudge) == 0 {
+		return staged, err
+	}
+	checked, err := a.stageCheckout(ctx, stage, smudge)
+	for p, f := range checked {
+		staged[p] = f
+	}
+	return staged, err
+}
+
+// stageExact stages the files whose bytes are their blobs' or their raw
+// blobs' (File.Exact) as those bytes, whatever git's settings and
+// attributes say now: what was on disk (invariant 10). It returns the
+// others, to check out: files of a checkpoint made before checkpoints
+// recorded the disk, and LFS pointers, which their smudge turns back
+// into what was on disk.
+func (a *Applier) stageExact(ctx context.Context, stage string, writes []File) (map[string]string, []File, error) {
+	var exact, rest []File
+	for _, f := range writes {
+		if f.Exact {
+			exact = append(exact, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	staged := map[string]string{}
+	if len(exact) == 0 {
+		return staged, rest, nil
+	}
+	staged, err := a.stageBlobs(ctx, stage, exact)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range exact {
+		if f.Raw == "" && f.Mode != "120000" && lfsPointer(staged[f.Path]) {
+			rest = append(rest, f)
+		}
+	}
+	return staged, rest, nil
+}
+
+// lfsPointer reports whether the file is a Git LFS pointer: small, and
+// beginning with the line every pointer begins with.
+func lfsPointer(file string) bool {
+	fi, err := os.Lstat(file)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1024 {
+		return false
+	}
+	b, err := os.ReadFile(file)
+	return err == nil && strings.HasPrefix(string(b), "version https://git-lfs.github.com/spec/v1\n")
+}
+
+// stageCheckout stages files through a temporary index and `git
+// checkout-index`, as stage says.
+func (a *Applier) stageCheckout(ctx context.Context, stage string, writes []File) (map[string]string, error) {
 	index := filepath.Join(stage, "index")
 	flat, err := a.flatStaging(ctx, index, writes)
 	if err != nil {
@@ -379,7 +435,7 @@ func (a *Applier) stage(ctx context.Context, stage string, writes []File) (map[s
 // two alone, against 22-25 ms in one cat-file (docs/speed.md, "Every
 // process counts").
 func (a *Applier) stageBlobs(ctx context.Context, stage string, writes []File) (map[string]string, error) {
-	dir := filepath.Join(stage, "files")
+	dir := filepath.Join(stage, "blobs")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -73,6 +73,10 @@ type File struct {
 	// and OldOID, from the checkpoints' raw overlays (addRaw).
 	Raw    string `json:"-"`
 	OldRaw string `json:"-"`
+	// Exact and OldExact say the blob (when there is no raw blob) is the
+	// bytes to write, whatever git's settings and attributes say now
+	// (store.Record.Verbatim); otherwise a checkout of it is.
+	Exact, OldExact bool `json:"-"`
 }
 
 // Left is a path that differs but the rewind will not touch.
@@ -135,11 +139,14 @@ type Request struct {
 	// Current and CurrentRaw are the tree of the working tree now and its
 	// raw overlay (the bytes git would not give back), or "".
 	Current, CurrentRaw string
-	Head                string        // HEAD now
-	Skipped             []store.Skip  // paths the scan of Current could not take
-	Target              *store.Record // the checkpoint to go back to
-	Options             Options       // what the plan holds
-	Classify            Classifier    // whose change each path is, or nil
+	// CurrentVerbatim says Current records the disk as a checkpoint does
+	// (store.Record.Verbatim).
+	CurrentVerbatim bool
+	Head            string        // HEAD now
+	Skipped         []store.Skip  // paths the scan of Current could not take
+	Target          *store.Record // the checkpoint to go back to
+	Options         Options       // what the plan holds
+	Classify        Classifier    // whose change each path is, or nil
 }
 
 // New computes the plan of req: the differences between the current tree
@@ -153,6 +160,9 @@ func New(ctx context.Context, r *git.Runner, req Request) (*Plan, error) {
 	}
 	if err := p.addRaw(ctx, r, req.CurrentRaw); err != nil {
 		return nil, err
+	}
+	for i := range p.Files {
+		p.Files[i].Exact, p.Files[i].OldExact = req.Target.Verbatim, req.CurrentVerbatim
 	}
 	return p, nil
 }

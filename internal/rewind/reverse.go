@@ -196,7 +196,7 @@ func (r *Rewinder) reverse(ctx context.Context, pr *Prepared) error {
 	if id == "" {
 		id = rv.Session
 	}
-	pr.Target = &store.Record{ID: id, Commit: ours, Tree: ours, Raw: raw, Head: r.Repo.Head,
+	pr.Target = &store.Record{ID: id, Commit: ours, Tree: ours, Raw: raw, Verbatim: rv.verbatim(), Head: r.Repo.Head,
 		Reason: ReasonReverse, Label: "reversing " + id, Skipped: skipped, At: rv.Steps[0].to.At}
 	pr.classify = combine(classes)
 	return nil
@@ -311,4 +311,15 @@ func (r *Rewinder) reverseRaw(ctx context.Context, before, after, rawBefore stri
 		return "", err
 	}
 	return r.Git.WriteTree(ctx, index)
+}
+
+// verbatim says every checkpoint the reversal takes files from records
+// the disk (store.Record.Verbatim); the current tree's snapshot does.
+func (rv *Reversal) verbatim() bool {
+	for _, st := range rv.Steps {
+		if !st.from.Verbatim {
+			return false
+		}
+	}
+	return true
 }

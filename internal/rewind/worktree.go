@@ -64,6 +64,7 @@ func AddWorktree(ctx context.Context, g *git.Runner, req WorktreeRequest) (*Chec
 	var plan *restore.Plan
 	if err == nil {
 		c.Top = repo.Top
+		fr.CaseSensitive = git.CaseSensitive(repo.Top)
 		if c.Staging == "" {
 			c.Staging = filepath.Join(repo.StateDir, "staging")
 		}

@@ -39,6 +39,12 @@ type Record struct {
 	// Raw is the overlay tree of files kept byte for byte because a
 	// checkout of Tree would not give them back (see capture/raw.go).
 	Raw string `json:"raw,omitempty"`
+	// Verbatim says every file of Tree not in Raw was on disk as its
+	// blob's bytes (an LFS pointer as what its smudge gives): a rewind
+	// writes them so, whatever the settings and attributes say then.
+	// Checkpoints made before kept raw only what a checkout under the
+	// settings of the time would not give back, and are checked out.
+	Verbatim bool `json:"verbatim,omitempty"`
 	// Transcript and TranscriptAt locate the agent's conversation at this
 	// checkpoint, for the resume command a rewind prints.
 	Transcript   string `json:"transcript,omitempty"`

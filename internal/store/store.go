@@ -213,6 +213,7 @@ func parseCommit(chunk string) *Record {
 	r.Reason, r.Turn, r.Session, r.Agent = t["Reason"], t["Turn"], t["Session"], t["Agent"]
 	r.Head, r.Branch, r.Label, r.Previous = t["Head"], t["Branch"], t["Label"], t["Previous"]
 	r.Raw = t["Raw"]
+	r.Verbatim = t["Verbatim"] == "true"
 	if r.Reason == "" {
 		r.Reason = "adopted"
 	}
@@ -244,6 +245,9 @@ func Message(r *Record) string {
 	trailer("Label", r.Label)
 	trailer("Previous", r.Previous)
 	trailer("Raw", r.Raw)
+	if r.Verbatim {
+		trailer("Verbatim", "true")
+	}
 	return b.String()
 }
 
