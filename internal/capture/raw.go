@@ -250,6 +250,7 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, index string, 
 			differ = append(differ, p)
 		}
 	}
+	differ = append(differ, c.notCheckedOut(ctx, index, scratch, paths)...)
 	ids, _ := c.Git.WriteBlobs(ctx, differ) // a file it cannot store is not kept raw
 	for _, p := range differ {
 		fi, err := os.Lstat(filepath.Join(c.Repo.Top, p))

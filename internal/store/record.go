@@ -88,6 +88,12 @@ const (
 	SkipUnreadable   = "unreadable" // the user cannot read it (a file or a directory)
 	SkipSkipWorktree = "skip_worktree"
 	SkipNestedRepo   = "nested_repo_without_commit"
+	// SkipUnsupported is a path that is no file, symbolic link or
+	// directory (a FIFO, a socket, a device), which git cannot store.
+	SkipUnsupported = "unsupported_type"
+	// SkipPathTooLong is a directory whose path is longer than the
+	// system allows (PATH_MAX): git cannot open it, nor a rewind write it.
+	SkipPathTooLong = "path_too_long"
 )
 
 // Reasons a checkpoint was taken.
