@@ -145,6 +145,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (snap *Snapsh
 	if err != nil {
 		return nil, err
 	}
+	c.listUnsupported(st, snap)
 	// prevTree is the tree of the last capture: the private index's, or
 	// the one taken from it and the pending records (pending.go).
 	prevTree, hadPending := st.Tree, len(st.Pending) > 0
@@ -731,6 +732,9 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 			// listed: git cannot store it, and the tree loses what
 			// the private index held there, as for a file too big.
 			snap.Skipped = append(snap.Skipped, store.Skip{Path: path, Reason: store.SkipUnsupported})
+			if !slices.Contains(st.Unsupported, path) {
+				st.Unsupported = append(st.Unsupported, path)
+			}
 			if e.kind != '?' {
 				sel.removals = append(sel.removals, path)
 				snap.Changes.Deleted++

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // One path git cannot add must never block the rest (DESIGN invariant
@@ -113,4 +114,24 @@ func (c *Capturer) notCheckedOut(ctx context.Context, index, scratch string, pat
 		held[e.Path] = e.Mode == "100644" || e.Mode == "100755"
 	}
 	return slices.DeleteFunc(missing, func(p string) bool { return !held[p] })
+}
+
+// listUnsupported lists again, as skipped, the paths of st.Unsupported
+// that still are of a type git cannot store, which no scan reports after
+// the first (git's walk passes over a FIFO), and forgets the others.
+func (c *Capturer) listUnsupported(st *indexState, snap *Snapshot) {
+	listed := map[string]bool{}
+	for _, s := range snap.Skipped {
+		listed[s.Path] = true
+	}
+	st.Unsupported = slices.DeleteFunc(st.Unsupported, func(p string) bool {
+		fi, err := os.Lstat(filepath.Join(c.Repo.Top, p))
+		if err != nil || !unsupportedType(fi) {
+			return true
+		}
+		if !listed[p] {
+			snap.Skipped = append(snap.Skipped, store.Skip{Path: p, Reason: store.SkipUnsupported})
+		}
+		return false
+	})
 }
