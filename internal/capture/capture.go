@@ -539,7 +539,18 @@ func (c *Capturer) unopened(warnings string) []store.Skip {
 	for _, line := range strings.Split(warnings, "\n") {
 		rest, ok := strings.CutPrefix(line, prefix)
 		i := strings.LastIndex(rest, "/': ")
-		if !ok || i < 0 {
+		if ok && i < 0 {
+			// git cuts its messages at 4096 bytes, so the warning about
+			// a directory whose path is longer than PATH_MAX (git
+			// cannot open it) never ends: it names the deepest
+			// directory it holds whole, which the checkpoint lists as
+			// holding a path too long to capture.
+			if j := strings.LastIndex(rest, "/"); j > 0 && len(line) >= maxGitMessage {
+				skips = append(skips, store.Skip{Path: rest[:j], Reason: store.SkipPathTooLong})
+			}
+			continue
+		}
+		if !ok {
 			continue
 		}
 		dir := rest[:i]
@@ -553,6 +564,10 @@ func (c *Capturer) unopened(warnings string) []store.Skip {
 	}
 	return skips
 }
+
+// maxGitMessage is where git cuts a message it prints (vreportf's buffer
+// of 4096 bytes, its final NUL included).
+const maxGitMessage = 4095
 
 // readable reports whether this process may read path (or list it, for a
 // directory): what git needs to capture it.
