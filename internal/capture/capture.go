@@ -331,7 +331,7 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []store.Skip, error) {
 	out, err := c.Git.Run(ctx, git.Cmd{
 		Args: []string{"diff", "--raw", "-z", "--no-renames", "--ignore-submodules=dirty",
 			"--no-relative", "--no-ext-diff", "--no-textconv"},
-		Config:  append([]string{"diff.autoRefreshIndex=true"}, c.lenient()...),
+		Config:  []string{"diff.autoRefreshIndex=true"},
 		Index:   c.PrivateIndex(),
 		Started: c.started,
 		// The walk, on one thread, takes longest: the diff's threads
@@ -453,7 +453,7 @@ func (c *Capturer) wholeStatus(ctx context.Context, config, env []string, list b
 	}
 	out, err := c.Git.Run(ctx, git.Cmd{
 		Args:   args,
-		Config: append(slices.Clip(config), c.lenient()...), Index: c.PrivateIndex(), Warnings: &warnings, Env: env,
+		Config: config, Index: c.PrivateIndex(), Warnings: &warnings, Env: env,
 		Started: c.started,
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
@@ -34,8 +35,8 @@ func (c *Capturer) addPaths(ctx context.Context, index string, args []string, pa
 		return nil
 	}
 	_, err := c.Git.Run(ctx, git.Cmd{
-		Args:   append(args[:len(args):len(args)], "-z", "--stdin"),
-		Config: c.lenient(), Index: index, Stdin: nulList(paths),
+		Args:  append(args[:len(args):len(args)], "-z", "--stdin"),
+		Index: index, Stdin: nulList(paths),
 	})
 	switch {
 	case err == nil:
@@ -69,15 +70,16 @@ func (c *Capturer) addRaw(ctx context.Context, index, p string, refused error) e
 	return nil
 }
 
-// lenient is the configuration under which the capture's git reads the
-// tree: every filter the user marked required is not. A required filter
-// that fails makes git die, in `git status` and `git diff` as well as in
-// `git add`, so one file would stop every checkpoint; not required, git
-// takes the file's bytes as they are, which the raw overlay then keeps
-// if a checkout would not give them back.
-func (c *Capturer) lenient() []string {
+// Lenient is the configuration under which git reads the tree for a
+// capture (git.Runner.Lenient): every filter the user marked required is
+// not. A required filter that fails makes git die, in `git status`, `git
+// diff` and the racy-clean check of an index it writes as well as in `git
+// add`, so one file would stop every checkpoint; not required, git takes
+// the file's bytes as they are, which the raw overlay then keeps if a
+// checkout would not give them back.
+func Lenient(cfg config.Config) []string {
 	var out []string
-	for _, name := range c.Cfg.RequiredFilters {
+	for _, name := range cfg.RequiredFilters {
 		out = append(out, "filter."+name+".required=false")
 	}
 	return out

@@ -67,7 +67,7 @@ type Config struct {
 	Shared bool
 	// RequiredFilters are the filter drivers with filter.<name>.required
 	// set, which a capture runs as not required: one file whose clean
-	// filter fails must not stop every checkpoint (capture's lenient).
+	// filter fails must not stop every checkpoint (capture.Lenient).
 	RequiredFilters []string
 }
 
