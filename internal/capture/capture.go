@@ -6,6 +6,7 @@ package capture
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -154,9 +155,7 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	}
 	entries = append(entries, back...)
 	snap = &Snapshot{Skipped: st.skipped()}
-	for _, dir := range unopened {
-		snap.Skipped = append(snap.Skipped, store.Skip{Path: dir, Reason: store.SkipUnreadable})
-	}
+	snap.Skipped = append(snap.Skipped, unopened...)
 	if last := j.Latest(); last != nil {
 		b.newest = last.Tree
 	}
@@ -164,6 +163,7 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	if err != nil {
 		return nil, err
 	}
+	c.listUnsupported(st, snap)
 	// prevTree is the tree of the last capture: the private index's, or
 	// the one taken from it and the pending records (pending.go).
 	prevTree, hadPending := st.Tree, len(st.Pending) > 0
@@ -256,15 +256,8 @@ func (c *Capturer) update(ctx context.Context, st *indexState, sel *selection) e
 			return err
 		}
 	}
-	if len(sel.updates) > 0 {
-		if _, err := c.Git.Run(ctx, git.Cmd{
-			Args:  []string{"update-index", "-z", "--add", "--remove", "--replace", "--stdin"},
-			Index: c.PrivateIndex(), Stdin: nulList(sel.updates),
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
+	// A file git refuses to add is stored as it is (addPaths).
+	return c.addPaths(ctx, c.PrivateIndex(), []string{"update-index", "--add", "--remove", "--replace"}, sel.updates)
 }
 
 func (c *Capturer) writeTree(ctx context.Context) (string, error) {
@@ -324,7 +317,7 @@ type entry struct {
 // below splitIndexSize the second process costs more than the overlap
 // saves (a process start and a read of the index, against halves of a
 // few milliseconds each), and on one core nothing overlaps.
-func (c *Capturer) status(ctx context.Context) ([]entry, []string, error) {
+func (c *Capturer) status(ctx context.Context) ([]entry, []store.Skip, error) {
 	c.ignored, c.listed = nil, false
 	if c.Git.Fsmonitor != nil {
 		return c.monitoredStatus(ctx)
@@ -403,7 +396,7 @@ func (c *Capturer) splitScan() bool {
 // cache is checked for the one answer git does not check (cacheMisled):
 // a scan it misled runs again without the cache, which drops it; the
 // next scan makes it anew.
-func (c *Capturer) monitoredStatus(ctx context.Context) ([]entry, []string, error) {
+func (c *Capturer) monitoredStatus(ctx context.Context) ([]entry, []store.Skip, error) {
 	entries, unopened, err := c.wholeStatus(ctx, git.ScanConfig(), c.monitorEnv(), false)
 	if err == nil && c.cacheMisled(entries) {
 		entries, unopened, err = c.wholeStatus(ctx, append(git.ScanConfig(), "core.untrackedCache=false"), c.monitorEnv(), false)
@@ -459,7 +452,7 @@ func (c *Capturer) cacheMisled(entries []entry) bool {
 // (c.ignored): `--ignored=matching` names an ignored directory without
 // entering it, as the walk does not, and costs the walk nothing
 // measurable.
-func (c *Capturer) wholeStatus(ctx context.Context, config, env []string, list bool) ([]entry, []string, error) {
+func (c *Capturer) wholeStatus(ctx context.Context, config, env []string, list bool) ([]entry, []store.Skip, error) {
 	var warnings bytes.Buffer
 	args := []string{"status", "--porcelain=v2", "-z", "--untracked-files=all",
 		"--no-renames", "--ignore-submodules=dirty"}
@@ -543,24 +536,46 @@ func (c *Capturer) returned(ctx context.Context, st *indexState, entries []entry
 }
 
 // unopened reads the directories git could not open from its warnings
-// ("warning: could not open directory 'DIR/': Permission denied"), keeping
-// only those that really are unreadable directories of the tree.
-func (c *Capturer) unopened(warnings string) []string {
+// ("warning: could not open directory 'DIR/': Permission denied"), as
+// the checkpoint lists them: those that really are unreadable directories
+// of the tree, and those whose path is longer than the system allows
+// (git's walk goes on without them, and so does the capture, which can
+// neither read nor write them either).
+func (c *Capturer) unopened(warnings string) []store.Skip {
 	const prefix = "warning: could not open directory '"
-	var dirs []string
+	var skips []store.Skip
 	for _, line := range strings.Split(warnings, "\n") {
 		rest, ok := strings.CutPrefix(line, prefix)
 		i := strings.LastIndex(rest, "/': ")
-		if !ok || i < 0 {
+		if ok && i < 0 {
+			// git cuts its messages at 4096 bytes, so the warning about
+			// a directory whose path is longer than PATH_MAX (git
+			// cannot open it) never ends: it names the deepest
+			// directory it holds whole, which the checkpoint lists as
+			// holding a path too long to capture.
+			if j := strings.LastIndex(rest, "/"); j > 0 && len(line) >= maxGitMessage {
+				skips = append(skips, store.Skip{Path: rest[:j], Reason: store.SkipPathTooLong})
+			}
+			continue
+		}
+		if !ok {
 			continue
 		}
 		dir := rest[:i]
-		if fi, err := os.Lstat(filepath.Join(c.Repo.Top, dir)); err == nil && fi.IsDir() && !readable(filepath.Join(c.Repo.Top, dir)) {
-			dirs = append(dirs, dir)
+		fi, err := os.Lstat(filepath.Join(c.Repo.Top, dir))
+		switch {
+		case errors.Is(err, syscall.ENAMETOOLONG):
+			skips = append(skips, store.Skip{Path: dir, Reason: store.SkipPathTooLong})
+		case err == nil && fi.IsDir() && !readable(filepath.Join(c.Repo.Top, dir)):
+			skips = append(skips, store.Skip{Path: dir, Reason: store.SkipUnreadable})
 		}
 	}
-	return dirs
+	return skips
 }
+
+// maxGitMessage is where git cuts a message it prints (vreportf's buffer
+// of 4096 bytes, its final NUL included).
+const maxGitMessage = 4095
 
 // readable reports whether this process may read path (or list it, for a
 // directory): what git needs to capture it.
@@ -734,6 +749,20 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 			sel.gitlinks[path] = c.headOf(ctx, path)
 		}
 		fi, err := os.Lstat(filepath.Join(c.Repo.Top, path))
+		if err == nil && unsupportedType(fi) {
+			// A FIFO or a socket where a file was, or a new one git
+			// listed: git cannot store it, and the tree loses what
+			// the private index held there, as for a file too big.
+			snap.Skipped = append(snap.Skipped, store.Skip{Path: path, Reason: store.SkipUnsupported})
+			if !slices.Contains(st.Unsupported, path) {
+				st.Unsupported = append(st.Unsupported, path)
+			}
+			if e.kind != '?' {
+				sel.removals = append(sel.removals, path)
+				snap.Changes.Deleted++
+			}
+			continue
+		}
 		if err == nil && fi.Mode().IsRegular() {
 			if why := c.skipReason(path, fi.Size()); why != "" {
 				snap.Skipped = append(snap.Skipped, store.Skip{Path: path, Bytes: fi.Size(), Reason: why})

@@ -46,7 +46,7 @@ type Early struct {
 	cancel        context.CancelFunc
 	done          chan struct{}
 	entries       []entry
-	unopened      []string
+	unopened      []store.Skip
 	err           error
 	// released says the lock was let go: what the scan found may have
 	// changed since, and no capture takes it.
@@ -211,7 +211,7 @@ func (e *Early) stop() {
 
 // result waits for the scan; ok is false when it failed, was stopped or
 // its lock let go, or was a question, and the capture then scans again.
-func (e *Early) result() (entries []entry, unopened []string, ok bool) {
+func (e *Early) result() (entries []entry, unopened []store.Skip, ok bool) {
 	<-e.done
 	e.cancel()
 	return e.entries, e.unopened, e.err == nil && !e.released && e.scanned
@@ -229,7 +229,7 @@ func (e *Early) answer() (q earlyQuery, ok bool) {
 }
 
 // scan is status, or the early scan's result when one was begun.
-func (c *Capturer) scan(ctx context.Context) ([]entry, []string, error) {
+func (c *Capturer) scan(ctx context.Context) ([]entry, []store.Skip, error) {
 	if e := c.Early; e != nil {
 		c.Early = nil
 		if entries, unopened, ok := e.result(); ok {

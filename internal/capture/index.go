@@ -47,6 +47,11 @@ type indexState struct {
 	// it comes back: the walk of untracked files ignores it, and git
 	// ignores no tracked file (see returned).
 	Dropped []string `json:"dropped,omitempty"`
+	// Unsupported are paths a scan found of a type git cannot store (a
+	// FIFO where a file was): git's walk does not list them once the
+	// private index lost them, so each capture looks at them again
+	// (listUnsupported).
+	Unsupported []string `json:"unsupported,omitempty"`
 	// Result and Pending describe a snapshot taken without updating the
 	// private index (pending.go): its tree, and the paths it changed
 	// against Tree.

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -209,7 +208,7 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 // missing from the result was gone when git looked.
 func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, seed bool) (map[string]treeEntry, error) {
 	args := []string{"update-index", "--add", "--remove", "--replace"}
-	var stdin bytes.Buffer
+	var paths []string
 	for _, it := range items {
 		if it.skip || !it.present || it.known {
 			continue
@@ -217,12 +216,13 @@ func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, s
 		if seed && it.inBase {
 			args = append(args, "--cacheinfo", strings.TrimPrefix(it.base.mode, "0")+","+it.base.oid+","+it.path)
 		}
-		stdin.WriteString(it.path + "\x00")
+		paths = append(paths, it.path)
 	}
-	if stdin.Len() == 0 {
+	if len(paths) == 0 {
 		return nil, nil
 	}
-	if _, err := c.Git.Run(ctx, git.Cmd{Args: append(args, "-z", "--stdin"), Index: index, Stdin: stdin.Bytes()}); err != nil {
+	// A file git refuses to add is stored as it is (addPaths).
+	if err := c.addPaths(ctx, index, args, paths); err != nil {
 		return nil, err
 	}
 	entries, err := c.Git.LsStage(ctx, index)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // oddNames are names that break line- or space-based parsing.
@@ -176,7 +177,7 @@ func TestScanOneWayOrTwo(t *testing.T) {
 		os.Chmod(filepath.Join(top, "locked"), 0)
 		t.Cleanup(func() { os.Chmod(filepath.Join(top, "locked"), 0o755) })
 	}
-	scan := func(splitAt int64) ([]entry, []string) {
+	scan := func(splitAt int64) ([]entry, []store.Skip) {
 		c.splitAt = splitAt
 		if got := c.splitScan(); got != (splitAt == 1) {
 			t.Fatalf("splitScan with the split at %d bytes = %v", splitAt, got)
@@ -191,7 +192,7 @@ func TestScanOneWayOrTwo(t *testing.T) {
 	one, oneSkipped := scan(1 << 40)
 	two, twoSkipped := scan(1)
 	if !slices.Equal(one, two) || !slices.Equal(oneSkipped, twoSkipped) {
-		t.Errorf("one git status:\n %q %q\ntwo halves:\n %q %q", one, oneSkipped, two, twoSkipped)
+		t.Errorf("one git status:\n %q %v\ntwo halves:\n %q %v", one, oneSkipped, two, twoSkipped)
 	}
 	if len(one) < 2*len(oddNames)+3 {
 		t.Errorf("the scan found %d entries, fewer than the tree's changes: %q", len(one), one)

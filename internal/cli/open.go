@@ -101,6 +101,7 @@ func openFor(ctx context.Context, sys *IO, g *Globals, scan bool) (s *session, e
 	r.Env = git.Anchor(r.Env, repo)
 	r.CaseSensitive = git.CaseSensitive(repo.Top)
 	r.Objects = git.ObjectDir(r.Env, repo, cfg.Shared)
+	r.Lenient = capture.Lenient(cfg)
 	st := store.New(repo, r, sys.Now)
 	cp := &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg}
 	if cfg.Fsmonitor {

@@ -56,7 +56,7 @@ import (
 const cacheFor = time.Minute
 
 // cacheVersion changes with the format or with the keys Load asks for.
-const cacheVersion = 4
+const cacheVersion = 5
 
 // Cache is the kept answer of one repository's configuration, and of
 // discovery in it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -134,7 +135,7 @@ func TestCacheKeepsAnEmptyAnswer(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	for i, wantAsked := range []bool{true, false} {
 		cfg, asked := cacheLoad(t, repo, repo.Env, now.Add(time.Duration(i)*time.Second))
-		if asked != wantAsked || cfg != Default() {
+		if asked != wantAsked || !reflect.DeepEqual(cfg, Default()) {
 			t.Errorf("load %d: asked git %v, config %+v; want %v, the defaults", i, asked, cfg, wantAsked)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,6 +61,10 @@ type Config struct {
 	// group or everyone: git alone writes its object files, with the
 	// permissions that asks for.
 	Shared bool
+	// RequiredFilters are the filter drivers with filter.<name>.required
+	// set, which a capture runs as not required: one file whose clean
+	// filter fails must not stop every checkpoint (capture.Lenient).
+	RequiredFilters []string
 }
 
 // Default returns the design's defaults.
@@ -81,7 +86,7 @@ func Default() Config {
 
 // keys is what Load asks git for: the settings, and the includes, which
 // say the configuration comes from files a Cache cannot name.
-const keys = `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|sharedrepository)$|extensions\.partialclone$|include(if\..*)?\.path$)`
+const keys = `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|sharedrepository)$|extensions\.partialclone$|filter\..*\.required$|include(if\..*)?\.path$)`
 
 // isInclude reports whether e is an include.path or includeIf.*.path.
 func isInclude(e git.ConfigEntry) bool {
@@ -128,6 +133,21 @@ func parse(entries []git.ConfigEntry) (Config, error) {
 		case "extensions.partialclone":
 			c.PartialClone = v != ""
 			continue
+		}
+		if name, ok := filterRequired(key); ok {
+			// The last value wins, as in git; one that is not a bool
+			// counts as required, the side that runs it leniently.
+			if on, err := ParseBool(strings.TrimSpace(val)); err != nil || on {
+				c.RequiredFilters = appendNew(c.RequiredFilters, name)
+			} else {
+				c.RequiredFilters = slices.DeleteFunc(c.RequiredFilters, func(n string) bool { return n == name })
+			}
+			continue
+		}
+		switch k, v := strings.ToLower(key), strings.TrimSpace(val); k {
+		case "extensions.partialclone":
+			c.PartialClone = v != ""
+			continue
 		case "core.eol":
 			c.EOL = c.EOL || strings.EqualFold(v, "crlf")
 			c.Conversion += k + "=" + v + "\n"
@@ -144,6 +164,23 @@ func parse(entries []git.ConfigEntry) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// filterRequired reads the driver's name of a filter.<name>.required key.
+// The name keeps its case: git matches it as written in the attribute.
+func filterRequired(key string) (string, bool) {
+	rest, ok := strings.CutPrefix(key, "filter.")
+	if !ok || len(key) < len("filter..required") || !strings.EqualFold(key[len(key)-len(".required"):], ".required") {
+		return "", false
+	}
+	return rest[:len(rest)-len(".required")], true
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 func (c *Config) set(key, val string) error {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"reflect"
 	"testing"
 	"time"
 )
@@ -85,7 +86,7 @@ func TestSet(t *testing.T) {
 	}
 	want := Config{MaxFileBytes: 1 << 20, MaxTotalBytes: 2 << 30, Keep: 7, KeepRemote: 3, KeepFor: 72 * time.Hour,
 		KeepSafety: time.Hour, LockTimeout: 2 * time.Second, HookTimeout: 5 * time.Second, Fsmonitor: true, MCPRewind: true}
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Errorf("after set: %+v, want %+v", c, want)
 	}
 	for key, val := range map[string]string{"keep": "many", "keepremote": "-1", "packevery": "-2", "enabled": "maybe", "locktimeout": "forever", "maxfilebytes": "-1", "mcprewind": "sometimes"} {

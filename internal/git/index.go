@@ -59,7 +59,7 @@ func (r *Runner) UpdateIndexInfo(ctx context.Context, index string, entries []In
 // ends with "/"), forcing over what is there, with `git checkout-index`:
 // smudge filters, modes and symlinks come out as a checkout makes them.
 func (r *Runner) CheckoutAll(ctx context.Context, index, prefix string) error {
-	_, err := r.Run(ctx, Cmd{Args: []string{"checkout-index", "-a", "-f", "--prefix=" + prefix}, Index: index})
+	_, err := r.Run(ctx, Cmd{Args: []string{"checkout-index", "-a", "-f", "--prefix=" + prefix}, Index: index, Smudges: true})
 	return err
 }
 
@@ -74,7 +74,7 @@ func (r *Runner) CheckoutPaths(ctx context.Context, index, prefix string, paths 
 	if err != nil {
 		return fmt.Errorf("git checkout-index: %w", err)
 	}
-	_, err = r.Run(ctx, Cmd{Args: []string{"checkout-index", "-z", "--stdin", "-f", "--prefix=" + prefix}, Index: index, Stdin: in})
+	_, err = r.Run(ctx, Cmd{Args: []string{"checkout-index", "-z", "--stdin", "-f", "--prefix=" + prefix}, Index: index, Stdin: in, Smudges: true})
 	return err
 }
 

@@ -89,6 +89,13 @@ type Runner struct {
 	// File.txt and never captures it. Left false where it is not known,
 	// the user's setting stands.
 	CaseSensitive bool
+	// Lenient are -c options for every call but those that write files
+	// of the tree through smudge filters (Cmd.Smudges): the filters a
+	// user marked required, run as not required (capture.Lenient), so
+	// that git reading the tree (status, diff, add, the racy-clean check
+	// of any index it writes) takes a file whose clean filter fails as
+	// its bytes are, rather than dying on it.
+	Lenient []string
 	// refs, while OpenRefs holds it open, is the update-ref that UpdateRef
 	// asks instead of starting one.
 	refs *refSession
@@ -120,6 +127,10 @@ type Cmd struct {
 	User bool
 	// Config adds -c options after the pinned ones.
 	Config []string
+	// Smudges says git writes files through smudge filters (a
+	// checkout): Runner.Lenient does not apply, since a smudge that fails
+	// must fail the checkout, not write the blob as if it were the file.
+	Smudges bool
 	// Yield runs git at a lower scheduling priority (YieldNice), to give
 	// way to a process of ours beside it: see startYielding.
 	Yield bool
@@ -272,6 +283,9 @@ func (r *Runner) command(ctx context.Context, c Cmd) *exec.Cmd {
 		monitor := []string{"core.fsmonitor=false"}
 		if r.Fsmonitor.watches(c.Index) {
 			monitor = r.Fsmonitor.config()
+		}
+		if !c.Smudges {
+			monitor = append(monitor, r.Lenient...)
 		}
 		for _, kv := range append(monitor, c.Config...) {
 			args = append(args, "-c", kv)

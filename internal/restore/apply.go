@@ -417,13 +417,20 @@ func (a *Applier) stageCheckout(ctx context.Context, stage string, writes []File
 			name = strconv.Itoa(i)
 		}
 		staged[f.Path] = filepath.Join(stage, "files", filepath.FromSlash(name))
+		if f.Raw != "" {
+			// Its raw bytes are written instead (writeRaw): no checkout,
+			// whose smudge filter may be the reason they were kept.
+			continue
+		}
 		entries = append(entries, git.IndexEntry{Mode: f.Mode, OID: f.OID, Path: name})
 	}
-	if err := a.Git.UpdateIndexInfo(ctx, index, entries); err != nil {
-		return nil, err
-	}
-	if err := a.Git.CheckoutAll(ctx, index, filepath.Join(stage, "files")+"/"); err != nil {
-		return nil, err
+	if len(entries) > 0 {
+		if err := a.Git.UpdateIndexInfo(ctx, index, entries); err != nil {
+			return nil, err
+		}
+		if err := a.Git.CheckoutAll(ctx, index, filepath.Join(stage, "files")+"/"); err != nil {
+			return nil, err
+		}
 	}
 	return staged, a.writeRaw(ctx, staged, writes)
 }

@@ -38,6 +38,13 @@ const (
 	LeftSkipWork     = "skip_worktree"
 	LeftGitlink      = "gitlink"
 	LeftIgnoredInWay = "ignored_in_the_way"
+	// LeftUnsupported is a path that is no file, symbolic link or
+	// directory (a FIFO, a socket, a device): no checkpoint holds it, so
+	// the rewind neither deletes nor replaces it.
+	LeftUnsupported = "unsupported_type"
+	// LeftPathTooLong is a directory whose path is longer than the
+	// system allows, which no checkpoint holds and no rewind can write.
+	LeftPathTooLong = "path_too_long"
 	// LeftInWay is a path where the checkpoint has a file, but a path
 	// the plan leaves (kept as a person's, too big, unreadable) sits
 	// there or on the way to it.
@@ -342,6 +349,10 @@ func Under(path string, paths []string) bool {
 
 func reasonFor(skip string) string {
 	switch skip {
+	case store.SkipUnsupported:
+		return LeftUnsupported
+	case store.SkipPathTooLong:
+		return LeftPathTooLong
 	case store.SkipSkipWorktree:
 		return LeftSkipWork
 	case store.SkipNestedRepo:
@@ -407,6 +418,9 @@ func inTheWay(top string, fl File, deleted map[string]bool, left map[string]stri
 		if fi.IsDir() {
 			continue
 		}
+		if unsupported(fi) {
+			return LeftUnsupported
+		}
 		// A file or symlink where a directory must be: fine only if the
 		// plan deletes it first.
 		if deleted[dir] {
@@ -427,12 +441,24 @@ func inTheWay(top string, fl File, deleted map[string]bool, left map[string]stri
 		}
 		return ""
 	}
+	if unsupported(fi) {
+		// A FIFO or a socket, which git's walk does not see: no
+		// snapshot holds it, ignored or not.
+		return LeftUnsupported
+	}
 	if fl.OldMode == git.AbsentMode {
 		// Something is there that the current snapshot does not hold: an
 		// ignored file.
 		return LeftIgnoredInWay
 	}
 	return ""
+}
+
+// unsupported reports whether fi is of a type git cannot store: no file,
+// symbolic link or directory.
+func unsupported(fi fs.FileInfo) bool {
+	m := fi.Mode()
+	return !m.IsRegular() && !m.IsDir() && m&fs.ModeSymlink == 0
 }
 
 // nestedRepos finds the nested repositories on a path's way. A directory

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -125,6 +126,9 @@ func (a *Applier) writeRaw(ctx context.Context, staged map[string]string, writes
 		mode := os.FileMode(0o644)
 		if f.Mode == "100755" {
 			mode = 0o755
+		}
+		if err := os.MkdirAll(filepath.Dir(staged[f.Path]), 0o755); err != nil {
+			return err
 		}
 		if err := os.WriteFile(staged[f.Path], objs[i].Body, mode); err != nil {
 			return err

@@ -59,10 +59,15 @@ type Skip struct {
 }
 
 // Unheld reports whether the skip is of content on disk that the
-// checkpoint could not hold (too big, unreadable): a rewind can neither
+// checkpoint could not hold (too big, unreadable, of a kind git cannot
+// store, beyond PATH_MAX): a rewind can neither
 // overwrite it safely nor bring it back, and leaves the path as it is.
 func (s Skip) Unheld() bool {
-	return s.Reason == SkipTooBig || s.Reason == SkipTooBigTotal || s.Reason == SkipUnreadable
+	switch s.Reason {
+	case SkipTooBig, SkipTooBigTotal, SkipUnreadable, SkipUnsupported, SkipPathTooLong:
+		return true
+	}
+	return false
 }
 
 // Submodule is a gitlink recorded as the commit it was at.
@@ -105,6 +110,12 @@ const (
 	SkipUnreadable   = "unreadable" // the user cannot read it (a file or a directory)
 	SkipSkipWorktree = "skip_worktree"
 	SkipNestedRepo   = "nested_repo_without_commit"
+	// SkipUnsupported is a path that is no file, symbolic link or
+	// directory (a FIFO, a socket, a device), which git cannot store.
+	SkipUnsupported = "unsupported_type"
+	// SkipPathTooLong is a directory whose path is longer than the
+	// system allows (PATH_MAX): git cannot open it, nor a rewind write it.
+	SkipPathTooLong = "path_too_long"
 )
 
 // Reasons a checkpoint was taken.
