@@ -35,6 +35,7 @@ const (
 	InvalidCheckpointID         Code = "invalid.checkpoint_id"         // an argument without a checkpoint id's syntax
 	InvalidConfig               Code = "invalid.config"                // a checkpoint.* setting that does not parse
 	InvalidConfirmationRequired Code = "invalid.confirmation_required" // a rewind without a terminal, --yes or --plan
+	InvalidEmpty                Code = "invalid.empty"                 // an option or argument given as an empty string
 	InvalidInPrivateStore       Code = "invalid.in_private_store"      // git checkpoint init inside a private store
 	InvalidInRepository         Code = "invalid.in_repository"         // git checkpoint init inside a git repository
 	InvalidPath                 Code = "invalid.path"                  // a path outside the working tree
