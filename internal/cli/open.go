@@ -155,7 +155,7 @@ func discover(ctx context.Context, r *git.Runner, cache *config.Cache, dir strin
 	}
 	if err != nil {
 		top := git.FindPrivate(dir)
-		if top == "" || git.IsGitDirectory(err) {
+		if top == "" || git.IsRefusal(err) {
 			return nil, config.Config{}, err
 		}
 		r.Env = append(r.Env, git.PrivateEnv(top)...)

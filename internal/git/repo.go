@@ -123,17 +123,53 @@ func notAWorkTree(ctx context.Context, r *Runner, err error) error {
 	return e.WithHint("run it in the repository's working tree")
 }
 
-// IsGitDirectory reports whether err is Discover's answer inside a git
-// directory or a bare repository, where nothing else may be tried.
-func IsGitDirectory(err error) bool {
+// IsRefusal reports whether err is Discover's answer where a repository
+// is, but gives no tree to checkpoint: inside a git directory or a bare
+// repository, or one git refuses for its owner. Nothing else (a private
+// store above, init) may be tried there.
+func IsRefusal(err error) bool {
 	var fe *fault.Error
-	return errors.As(err, &fe) && fe.Code == fault.UnsupportedGitDirectory
+	return errors.As(err, &fe) && (fe.Code == fault.UnsupportedGitDirectory || fe.Code == fault.UnsupportedDubiousOwner)
 }
 
 func notARepo(err error) error {
+	if e := dubiousOwnership(err); e != nil {
+		return e
+	}
 	e := fault.Wrap(nil, fault.UnsupportedNoRepository, "not in a git working tree")
 	e.Err = err
 	return e.WithHint("run it inside a git repository, or create a private store here with 'git checkpoint init'")
+}
+
+// dubiousOwnership passes on git's refusal of a repository another user
+// owns (safe.directory), with the command git itself suggests: it is no
+// "not in a repository", and a private store made there would sit inside
+// someone else's work tree. nil when err is no such refusal.
+func dubiousOwnership(err error) error {
+	var ge *Error
+	if !errors.As(err, &ge) {
+		return nil
+	}
+	const marker = "detected dubious ownership in repository at "
+	var where, exception string
+	for _, line := range strings.Split(ge.Stderr, "\n") {
+		line = strings.TrimSpace(line)
+		if _, rest, ok := strings.Cut(line, marker); ok {
+			where = strings.Trim(rest, "'")
+		}
+		if strings.HasPrefix(line, "git config ") && strings.Contains(line, "safe.directory") {
+			exception = line
+		}
+	}
+	if where == "" {
+		return nil
+	}
+	e := fault.New(fault.UnsupportedDubiousOwner, "git refuses the repository at %s: detected dubious ownership (it belongs to another user)", fault.Quote(where))
+	e.Err = err
+	if exception == "" {
+		exception = "git config --global --add safe.directory " + where
+	}
+	return e.WithHint("if you trust its owner: " + exception)
 }
 
 // Operation names a git operation in progress (merge, rebase, cherry-pick,
@@ -172,6 +208,22 @@ func ObjectDir(env []string, repo *Repo, shared bool) string {
 		return ""
 	}
 	return filepath.Join(repo.CommonDir, "objects")
+}
+
+// EnclosingWorkTree returns the first directory from dir up that holds a
+// `.git` entry of any kind (a directory, a linked worktree's or a
+// submodule's file), or "": the top of a work tree whether or not git
+// opens it from dir (GIT_CEILING_DIRECTORIES, another filesystem, a
+// damaged repository). A private store there would be captured by it.
+func EnclosingWorkTree(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
 }
 
 // GuessRepository finds the first directory from dir up that holds a
