@@ -20,7 +20,7 @@ func (s *session) printPlan(ctx context.Context, rw *rewind.Rewinder, pr *rewind
 	}
 	p, head := pr.Plan, res.Head
 	o := s.out
-	if len(p.Files) == 0 && done == nil {
+	if pr.Nothing() && done == nil {
 		if len(p.Left) == 0 && pr.Reverse != nil {
 			o.Printf("nothing to reverse: the working tree holds none of the changes of %s\n", pr.Target.ID)
 		} else if len(p.Left) == 0 {
