@@ -3,12 +3,15 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/rewind"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // printPlan prints the plan before a rewind (dry) or what was done after
@@ -108,6 +111,30 @@ func (s *session) printLeft(p *restore.Plan) {
 	for _, l := range p.Left {
 		s.out.Printf("  %-18s %s\n", l.Reason, fault.Quote(l.Path))
 	}
+	for _, l := range p.Left {
+		if commit := s.goneNested(p.Target, l); commit != "" {
+			s.out.Printf("note: %s was a nested repository at %s: a checkpoint holds only its commit, so a rewind cannot bring it back; clone it there again and check that commit out\n",
+				fault.Quote(l.Path), fault.Short(commit))
+		}
+	}
+}
+
+// goneNested returns the commit of a nested repository the target holds
+// at l's path (a gitlink) when nothing is there now: deleted, it is left
+// as "gitlink" like one that is there, but unlike it, it stays missing
+// after the rewind, which the person must be told. "" otherwise.
+func (s *session) goneNested(target *store.Record, l restore.Left) string {
+	if l.Reason != restore.LeftGitlink || target == nil {
+		return ""
+	}
+	for _, sm := range target.Submodules {
+		if sm.Path == l.Path {
+			if _, err := os.Lstat(filepath.Join(s.repo.Top, filepath.FromSlash(l.Path))); os.IsNotExist(err) {
+				return sm.Commit
+			}
+		}
+	}
+	return ""
 }
 
 func padRight(s string, n int) string {
