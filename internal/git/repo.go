@@ -172,24 +172,58 @@ func dubiousOwnership(err error) error {
 	return e.WithHint("if you trust its owner: " + exception)
 }
 
-// Operation names a git operation in progress (merge, rebase, cherry-pick,
-// revert, bisect), or "" when none is. A rewind in the middle of one would
-// mix its files with the operation's own state.
-func (r *Repo) Operation() string {
-	checks := []struct{ file, name string }{
-		{"MERGE_HEAD", "merge"},
-		{"rebase-merge", "rebase"},
-		{"rebase-apply", "rebase"},
-		{"CHERRY_PICK_HEAD", "cherry-pick"},
-		{"REVERT_HEAD", "revert"},
-		{"BISECT_LOG", "bisect"},
+// An Operation is a git operation in progress, with the words that end
+// it: each has its own (git bisect has no --continue, am is no rebase).
+type Operation struct {
+	Name     string // merge, rebase, am, cherry-pick, revert or bisect
+	Continue string // the command that finishes it; "" for bisect
+	Abort    string // the command that abandons it
+}
+
+// Noun names the operation in a sentence: "a merge", "a git am".
+func (o *Operation) Noun() string {
+	if o.Name == "am" {
+		return "a git am"
 	}
-	for _, c := range checks {
-		if _, err := os.Lstat(filepath.Join(r.GitDir, c.file)); err == nil {
-			return c.name
-		}
+	return "a " + o.Name
+}
+
+// Ending says how to end the operation, for a hint.
+func (o *Operation) Ending() string {
+	if o.Continue == "" {
+		return "end it first with '" + o.Abort + "'"
 	}
-	return ""
+	return "finish it with '" + o.Continue + "' or abort it with '" + o.Abort + "' first"
+}
+
+// Operation returns the git operation in progress (merge, rebase, am,
+// cherry-pick, revert, bisect), or nil when none is. A rewind in the
+// middle of one would mix its files with the operation's own state.
+func (r *Repo) Operation() *Operation {
+	op := func(name string) *Operation {
+		return &Operation{Name: name, Continue: "git " + name + " --continue", Abort: "git " + name + " --abort"}
+	}
+	exists := func(file string) bool {
+		_, err := os.Lstat(filepath.Join(r.GitDir, file))
+		return err == nil
+	}
+	switch {
+	case exists("MERGE_HEAD"):
+		return op("merge")
+	case exists("rebase-merge"):
+		return op("rebase")
+	case exists("rebase-apply/applying"):
+		return op("am") // git am keeps its state where rebase's apply backend does
+	case exists("rebase-apply"):
+		return op("rebase")
+	case exists("CHERRY_PICK_HEAD"):
+		return op("cherry-pick")
+	case exists("REVERT_HEAD"):
+		return op("revert")
+	case exists("BISECT_LOG"):
+		return &Operation{Name: "bisect", Abort: "git bisect reset"}
+	}
+	return nil
 }
 
 // MovedByEnv reports whether a variable points git at a repository or a
