@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/doctor"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
@@ -49,6 +50,9 @@ type statusDoc struct {
 	// from before the repository was made around it: its checkpoints are
 	// no longer the ones listed, and a person should know where they are.
 	PrivateStore string `json:"private_store,omitempty"`
+	// RemovedWorktrees are linked worktrees that are gone, whose
+	// checkpoints stay until prune's age rules take them.
+	RemovedWorktrees []doctor.RemovedWorktree `json:"removed_worktrees"`
 }
 
 type statusMCP struct {
@@ -134,6 +138,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if doc.MCP.Registered == nil {
 		doc.MCP.Registered = []agents.Registration{}
 	}
+	if doc.RemovedWorktrees, err = d.RemovedWorktrees(ctx); err != nil {
+		return err
+	}
 	for _, c := range d.StoreProblems() {
 		doc.StoreProblems = append(doc.StoreProblems, c.Message)
 	}
@@ -175,6 +182,10 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		s.out.Printf("hooks        %s\n", fault.Quote(h))
 	}
 	s.printStatusMCP(doc.MCP, env)
+	for _, r := range doc.RemovedWorktrees {
+		s.out.Printf("removed      %s: %d %s of a removed worktree; %s\n", r.Worktree, r.Checkpoints,
+			fault.Plural(r.Checkpoints, "checkpoint", "checkpoints"), doctor.RemovedFate(days(s.cfg.KeepFor)))
+	}
 	if p := doc.PrivateStore; p != "" {
 		ignored := "which ignores it"
 		if privateErr != nil {
