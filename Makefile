@@ -70,13 +70,18 @@ bench-500k: build
 bench-quick: build
 	$(GO) run ./internal/bench/cmd -bin bin -quick $(BENCHFLAGS)
 
+# The completion scripts go where the release archives have them (bash-
+# completion, zsh and fish find them under the prefix); internal/dist
+# holds that layout.
 install: build
 	install -d $(BINDIR) $(MANDIR)
 	install -m 755 $(addprefix bin/,$(BINS) $(HELPERS)) $(BINDIR)/
 	install -m 644 $(addprefix man/,$(addsuffix .1,$(BINS))) $(MANDIR)/
+	$(GO) run ./internal/dist/cmd -completions $(DESTDIR)$(PREFIX)
 
 uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(BINS) $(HELPERS)) $(addprefix $(MANDIR)/,$(addsuffix .1,$(BINS)))
+	$(GO) run ./internal/dist/cmd -completions $(DESTDIR)$(PREFIX) -remove
 
 clean:
 	rm -rf bin dist

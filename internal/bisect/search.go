@@ -37,6 +37,9 @@ func (s *search) bisect(ctx context.Context, j *store.Journal, refs map[int]stri
 	if err != nil {
 		return err
 	}
+	if err := s.notRunnable(good, status); fails && err != nil {
+		return err
+	}
 	if fails {
 		return fault.New(fault.FailedBisectGoodFails, "%s fails already at the good end %s (exit %d)", s.name(), good.ID, status).
 			WithHint("the good end must be a checkpoint where it passes: name an older one with --good ID (see 'git checkpoint list')").
@@ -227,6 +230,23 @@ func (s *search) cleanup() error {
 }
 
 // name is CMD as the messages show it.
+// notRunnable explains an exit of 127 or 126 at the good end as a shell
+// means it: a command not found, or not executable. It is no failure of
+// the good end, and an older good end would not help: the command is
+// not in the worktree (a typo, PATH, a script the tree did not hold
+// yet). nil for any other status.
+func (s *search) notRunnable(good *store.Record, status int) error {
+	switch status {
+	case 127:
+		return fault.New(fault.NotFoundCommand, "%s: command not found in the worktree of the good end %s (exit 127); no checkpoint was tested", s.name(), good.ID).
+			WithHint("check the command's name and PATH; a script of the tree runs as ./NAME, and one the good end did not hold yet cannot run there (name a later good end with --good ID)")
+	case 126:
+		return fault.New(fault.FailedCommandNotExecutable, "%s: cannot be executed in the worktree of the good end %s (exit 126); no checkpoint was tested", s.name(), good.ID).
+			WithHint("make it executable (chmod +x) with a #! line, or run it through its interpreter: sh " + fault.ShellQuote(s.req.Command[0]))
+	}
+	return nil
+}
+
 func (s *search) name() string {
 	words := make([]string, len(s.req.Command))
 	for i, w := range s.req.Command {

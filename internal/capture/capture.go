@@ -717,8 +717,11 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 		if e.kind == '1' && e.y == '.' {
 			continue // differs from HEAD only, not from the private index
 		}
-		if e.kind == '1' && strings.HasPrefix(e.sub, "S") && e.sub[1] != 'C' {
-			continue // a submodule with new content but the same commit
+		if e.kind == '1' && e.y != 'D' && strings.HasPrefix(e.sub, "S") && e.sub[1] != 'C' {
+			// A submodule with new content but the same commit. One
+			// deleted from the tree is gone (below), whatever its
+			// commit: git still calls it a submodule.
+			continue
 		}
 		path := e.path
 		if e.kind == '?' && strings.HasSuffix(path, "/") {

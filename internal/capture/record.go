@@ -192,13 +192,15 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 
 // newRecord is the record of the checkpoint of snap that opts describe,
 // before its number, its comparison with the one before and its commit.
+// It is where what people and models typed is cut to the journal's size
+// (store.CutPrompt), whoever passed it: -m, run, a hook, MCP.
 func (c *Capturer) newRecord(snap *Snapshot, opts Options) *store.Record {
 	rec := &store.Record{
 		Tree: snap.Tree, Head: c.Repo.Head, Branch: c.Repo.Branch,
-		Reason: opts.Reason, Label: opts.Label, Turn: opts.Turn,
+		Reason: opts.Reason, Label: store.CutPrompt(opts.Label), Turn: opts.Turn,
 		Session: opts.Session, Agent: opts.Agent, Tool: opts.Tool, Paths: opts.Paths,
 		Skipped: snap.Skipped, Submodules: snap.Submodules,
-		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt, Prompt: opts.Prompt,
+		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt, Prompt: store.CutPrompt(opts.Prompt),
 		At: c.Store.Now().UTC(), Raw: snap.Raw, Partial: snap.Partial,
 		Verbatim: true, // raw.go: the overlay holds every file whose blob is not its bytes
 	}

@@ -41,7 +41,7 @@ func System() *IO {
 
 // Globals are the options every command of both binaries takes.
 type Globals struct {
-	Chdir string `short:"C" name:"chdir" placeholder:"DIR" complete:"file" help:"Run as if started in DIR."`
+	Chdir string `short:"C" name:"chdir" placeholder:"DIR" complete:"file" empty:"allow" help:"Run as if started in DIR."`
 	JSON  bool   `name:"json" help:"Print one JSON document on stdout (errors too)."`
 	Quiet bool   `short:"q" help:"Print nothing but errors."`
 	Color string `enum:"auto,always,never" default:"auto" help:"Color output: auto, always or never (NO_COLOR is honoured)."`
@@ -53,6 +53,12 @@ type Globals struct {
 // string mapper goes through JSON, which turns bytes that are not UTF-8
 // into U+FFFD: a file name that is not UTF-8 given to --changed, run or
 // -C named another file, or none.
+//
+// It is also the one place an empty value is refused: to every command an
+// empty string and an absent option look alike, so `--worktree "$DIR"`
+// with DIR unset would rewind this tree in place, `--session ""` every
+// session and `git rewind ""` the default target. A value whose tag says
+// empty:"allow" (-C, -m), and a passthrough command's words, may be empty.
 var rawString = kong.MapperFunc(func(ctx *kong.DecodeContext, target reflect.Value) error {
 	t, err := ctx.Scan.PopValue("string")
 	if err != nil {
@@ -61,6 +67,10 @@ var rawString = kong.MapperFunc(func(ctx *kong.DecodeContext, target reflect.Val
 	v, ok := t.Value.(string)
 	if !ok {
 		return fmt.Errorf("expected a string but got %v", t.Value)
+	}
+	if v == "" && ctx.Value != nil && ctx.Value.Tag.Get("empty") != "allow" && !ctx.Value.Tag.Passthrough {
+		return fault.New(fault.InvalidEmpty, "an empty value names nothing").
+			WithHint("give a value, or leave the option out (an unset variable in a script?)")
 	}
 	target.SetString(v)
 	return nil
@@ -204,8 +214,11 @@ func selectCommand(name string, g grammar, args []string, sys *IO, help string, 
 			// when another argument is what failed to parse.
 			before, _ := splitDashDash(args)
 			globals.JSON = globals.JSON || slices.Contains(before, "--json")
-			return globals, nil, fault.New(fault.InvalidUsage, "%s", err.Error()).
-				WithHint("see '" + name + " --help'")
+			code, hint := fault.InvalidUsage, "see '"+name+" --help'"
+			if fe := fault.As(err); fe.Code == fault.InvalidEmpty {
+				code, hint = fe.Code, fe.Hints[0]
+			}
+			return globals, nil, fault.New(code, "%s", err.Error()).WithHint(hint)
 		}
 	}
 	return globals, func(ctx context.Context) error {

@@ -9,7 +9,7 @@ import (
 )
 
 type createCmd struct {
-	Message string `short:"m" name:"message" placeholder:"LABEL" help:"A label to find this checkpoint by."`
+	Message string `short:"m" name:"message" placeholder:"LABEL" empty:"allow" help:"A label to find this checkpoint by."`
 	// Changed is for integrations and the benchmark: the per-tool capture
 	// that agent hooks make, driven from the command line. Hidden, since
 	// a person wants the whole tree.

@@ -89,7 +89,7 @@ func (c *doctorCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 // failures f (what hookFailures read, nil while hooks work).
 func (s *session) doctor(f *hookFailures) *doctor.Doctor {
 	d := &doctor.Doctor{Git: s.git, Repo: s.repo, Store: s.store, Cwd: s.cwd, Getenv: s.sys.Getenv, LookPath: lookPath,
-		FindMCPServer: FindMCPServer}
+		FindMCPServer: FindMCPServer, KeepFor: days(s.cfg.KeepFor)}
 	if f != nil {
 		d.HookFailures = f.describe(s.sys.Now())
 	}

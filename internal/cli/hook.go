@@ -144,6 +144,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	opts := capture.Options{Reason: ev.Reason, Session: ev.Session, Agent: ev.Agent, Tool: ev.Tool,
 		Paths: paths, Transcript: ev.Transcript}
 	if s.cfg.RecordPrompts {
+		// Cut here already: a queued hook's options are written to a file.
 		opts.Prompt = store.CutPrompt(ev.Prompt)
 	}
 	if ev.LastLine {

@@ -40,12 +40,16 @@ func (c *initCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	out := newPrinter(sys, g)
 	repo, err := git.Discover(ctx, r)
-	if git.IsGitDirectory(err) {
+	if git.IsRefusal(err) {
 		return err
 	}
 	if err == nil {
 		return fault.New(fault.InvalidInRepository, "%s is in the git repository %s, which keeps its checkpoints itself", fault.Quote(abs), fault.Quote(repo.Top)).
 			WithHint("take one with 'git checkpoint'; a private store is only for directories outside any repository")
+	}
+	if top := git.EnclosingWorkTree(abs); top != "" {
+		return fault.New(fault.InvalidInRepository, "%s is inside the work tree %s (it holds .git), which git does not open from here", fault.Quote(abs), fault.Quote(top)).
+			WithHint("a private store is only for directories outside any work tree; run git checkpoint in " + fault.Quote(top) + ", or remove its .git if it is no repository")
 	}
 	switch top := git.FindPrivate(abs); {
 	case top == abs:

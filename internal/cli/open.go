@@ -139,6 +139,7 @@ func discover(ctx context.Context, r *git.Runner, cache *config.Cache, dir strin
 	}
 	if repo, ok := cache.Repo(dir); ok {
 		cfg, err := load(cache)
+		ignorePrivate(repo)
 		return repo, cfg, err
 	}
 	type loaded struct {
@@ -157,7 +158,7 @@ func discover(ctx context.Context, r *git.Runner, cache *config.Cache, dir strin
 	}
 	if err != nil {
 		top := git.FindPrivate(dir)
-		if top == "" || git.IsGitDirectory(err) {
+		if top == "" || git.IsRefusal(err) {
 			return nil, config.Config{}, err
 		}
 		r.Env = append(r.Env, git.PrivateEnv(top)...)
@@ -168,8 +169,18 @@ func discover(ctx context.Context, r *git.Runner, cache *config.Cache, dir strin
 		// The early read found no repository: read it again in the
 		// private store's.
 		conf.cfg, conf.err = load(nil)
+		ignorePrivate(repo)
 	}
 	return repo, conf.cfg, conf.err
+}
+
+// ignorePrivate gives a private store made before stores ignored
+// themselves (git.IgnorePrivate) its ignore file, when it is used. Best
+// effort: a store that cannot be written says so at its first checkpoint.
+func ignorePrivate(repo *git.Repo) {
+	if repo.Private {
+		_ = git.IgnorePrivate(repo.Top)
+	}
 }
 
 // self is the path of git-checkpoint, which git runs as the scan's

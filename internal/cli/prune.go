@@ -34,6 +34,14 @@ type pruneDoc struct {
 	Kept      int      `json:"kept"`
 	// Fetched are the fetched stores retention trimmed.
 	Fetched []trimmedDoc `json:"fetched"`
+	// RemovedWorktrees are what went of removed worktrees' checkpoints.
+	RemovedWorktrees []removedDoc `json:"removed_worktrees"`
+}
+
+type removedDoc struct {
+	Worktree string   `json:"worktree"`
+	Pruned   []string `json:"pruned"`
+	Kept     int      `json:"kept"`
 }
 
 type trimmedDoc struct {
@@ -68,12 +76,20 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	for _, t := range trimmed {
 		doc.Fetched = append(doc.Fetched, trimmedDoc{Store: t.Store.Info.ID, Pruned: ids(numbered(t.Pruned)), Gone: t.Gone})
 	}
+	doc.RemovedWorktrees = []removedDoc{}
+	for _, o := range res.Orphans {
+		doc.RemovedWorktrees = append(doc.RemovedWorktrees, removedDoc{Worktree: o.Worktree, Pruned: ids(o.Pruned), Kept: o.Kept})
+	}
 	if s.out.json {
 		return s.out.JSON(doc)
 	}
 	for _, t := range trimmed {
 		n := len(t.Pruned)
 		s.out.Printf("%s %d %s of fetched store %s: %s\n", verbOf(c.DryRun), n, fault.Plural(n, "checkpoint", "checkpoints"), t.Store.Short(), runs(numbered(t.Pruned)))
+	}
+	for _, o := range res.Orphans {
+		n := len(o.Pruned)
+		s.out.Printf("%s %d %s of removed worktree %s: %s\n", verbOf(c.DryRun), n, fault.Plural(n, "checkpoint", "checkpoints"), o.Worktree, runs(o.Pruned))
 	}
 	verb, forgot := verbOf(c.DryRun), "forgot"
 	if c.DryRun {
@@ -85,7 +101,7 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if len(doc.Forgotten) > 0 {
 		s.out.Printf("%s %s: %s\n", forgot, fault.Plural(len(doc.Forgotten), "a checkpoint whose ref was already deleted", "checkpoints whose refs were already deleted"), runs(res.Forgotten))
 	}
-	if len(doc.Pruned)+len(doc.Forgotten)+len(trimmed) == 0 {
+	if len(doc.Pruned)+len(doc.Forgotten)+len(trimmed)+len(res.Orphans) == 0 {
 		s.out.Printf("nothing to prune\n")
 	}
 	s.out.Printf("%d %s kept (checkpoint.keep %d, keepFor %s, keepSafety %s)\n", doc.Kept,
@@ -93,7 +109,7 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if len(trimmed) > 0 {
 		s.out.Printf("fetched stores keep their newest %d (checkpoint.keepRemote)\n", s.cfg.KeepRemote)
 	}
-	if len(doc.Pruned)+len(trimmed) > 0 && !c.DryRun {
+	if len(doc.Pruned)+len(trimmed)+len(res.Orphans) > 0 && !c.DryRun {
 		s.out.Printf("their objects are left to git gc (this command never runs it)\n")
 	}
 	return nil

@@ -3,12 +3,15 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/rewind"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // printPlan prints the plan before a rewind (dry) or what was done after
@@ -20,7 +23,7 @@ func (s *session) printPlan(ctx context.Context, rw *rewind.Rewinder, pr *rewind
 	}
 	p, head := pr.Plan, res.Head
 	o := s.out
-	if len(p.Files) == 0 && done == nil {
+	if pr.Nothing() && done == nil {
 		if len(p.Left) == 0 && pr.Reverse != nil {
 			o.Printf("nothing to reverse: the working tree holds none of the changes of %s\n", pr.Target.ID)
 		} else if len(p.Left) == 0 {
@@ -111,6 +114,30 @@ func (s *session) printLeft(p *restore.Plan) {
 			s.out.Printf("  %-18s   what was written there is kept at %s\n", "", l.Kept)
 		}
 	}
+	for _, l := range p.Left {
+		if commit := s.goneNested(p.Target, l); commit != "" {
+			s.out.Printf("note: %s was a nested repository at %s: a checkpoint holds only its commit, so a rewind cannot bring it back; clone it there again and check that commit out\n",
+				fault.Quote(l.Path), fault.Short(commit))
+		}
+	}
+}
+
+// goneNested returns the commit of a nested repository the target holds
+// at l's path (a gitlink) when nothing is there now: deleted, it is left
+// as "gitlink" like one that is there, but unlike it, it stays missing
+// after the rewind, which the person must be told. "" otherwise.
+func (s *session) goneNested(target *store.Record, l restore.Left) string {
+	if l.Reason != restore.LeftGitlink || target == nil {
+		return ""
+	}
+	for _, sm := range target.Submodules {
+		if sm.Path == l.Path {
+			if _, err := os.Lstat(filepath.Join(s.repo.Top, filepath.FromSlash(l.Path))); os.IsNotExist(err) {
+				return sm.Commit
+			}
+		}
+	}
+	return ""
 }
 
 func padRight(s string, n int) string {

@@ -88,7 +88,7 @@ func (s *session) runCheckpoint(ctx context.Context, reason, session, turn strin
 	if reason == store.ReasonRunStart {
 		opts.Turn = turns.Next(j)
 		if s.cfg.RecordPrompts {
-			opts.Prompt = store.CutPrompt(opts.Label)
+			opts.Prompt = opts.Label // cut with the label, in the record
 		}
 	}
 	return s.cap.Capture(ctx, j, opts)

@@ -8,7 +8,9 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/doctor"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -44,6 +46,13 @@ type statusDoc struct {
 	// filesystem, a store the user may not write, a full disk): hooks
 	// then fail without being able to record it.
 	StoreProblems []string `json:"store_problems,omitempty"`
+	// PrivateStore is the folder of a private store in this work tree,
+	// from before the repository was made around it: its checkpoints are
+	// no longer the ones listed, and a person should know where they are.
+	PrivateStore string `json:"private_store,omitempty"`
+	// RemovedWorktrees are linked worktrees that are gone, whose
+	// checkpoints stay until prune's age rules take them.
+	RemovedWorktrees []doctor.RemovedWorktree `json:"removed_worktrees"`
 }
 
 type statusMCP struct {
@@ -56,6 +65,27 @@ type statusMCP struct {
 type hookFailures struct {
 	Count int             `json:"count"`
 	Last  *agents.Failure `json:"last"`
+}
+
+// privateBelow returns the directory holding a private store at or
+// above where the command started, within this repository's work tree;
+// "" when there is none or the store is the one in use. A repository
+// made around a private store wins from then on (DESIGN 5.5).
+func (s *session) privateBelow() string {
+	if s.repo.Private {
+		return ""
+	}
+	top := git.FindPrivate(s.cwd)
+	if top == "" {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(top); err == nil {
+		top = real // as the work tree's top is
+	}
+	if rel, err := filepath.Rel(s.repo.Top, top); err != nil || !filepath.IsLocal(rel) {
+		return ""
+	}
+	return top
 }
 
 // hookFailures reads what the hooks recorded; nil while they work.
@@ -108,8 +138,16 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if doc.MCP.Registered == nil {
 		doc.MCP.Registered = []agents.Registration{}
 	}
+	if doc.RemovedWorktrees, err = d.RemovedWorktrees(ctx); err != nil {
+		return err
+	}
 	for _, c := range d.StoreProblems() {
 		doc.StoreProblems = append(doc.StoreProblems, c.Message)
+	}
+	var privateErr error
+	if top := s.privateBelow(); top != "" {
+		doc.PrivateStore = filepath.Join(top, git.PrivateFolder)
+		privateErr = git.IgnorePrivate(top)
 	}
 	if idErr != nil && len(doc.StoreProblems) == 0 {
 		s.warn("%s", fault.As(idErr).Message)
@@ -144,6 +182,18 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		s.out.Printf("hooks        %s\n", fault.Quote(h))
 	}
 	s.printStatusMCP(doc.MCP, env)
+	for _, r := range doc.RemovedWorktrees {
+		s.out.Printf("removed      %s: %d %s of a removed worktree; %s\n", r.Worktree, r.Checkpoints,
+			fault.Plural(r.Checkpoints, "checkpoint", "checkpoints"), doctor.RemovedFate(days(s.cfg.KeepFor)))
+	}
+	if p := doc.PrivateStore; p != "" {
+		ignored := "which ignores it"
+		if privateErr != nil {
+			ignored = "which does not ignore it: " + fault.As(privateErr).Message
+		}
+		s.out.Printf("private      %s: a private store from before this repository, %s; its checkpoints: GIT_DIR=%s GIT_WORK_TREE=%s git checkpoint list\n",
+			p, ignored, filepath.Join(p, "git"), filepath.Dir(p))
+	}
 	if f := doc.HookFailures; f != nil {
 		s.out.Printf("%s %s (see %s)\n", s.out.Paint("red", "hooks FAIL  "), f.describe(sys.Now()),
 			fault.Quote(filepath.Join(s.store.Dir, "hook.log")))

@@ -5,13 +5,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 )
 
 // Main is `make dist`: dist [-out DIR] [-version V] [-targets os/arch,...]
-// run from the module's top directory. The archives' time is
+// run from the module's top directory; `dist -completions PREFIX
+// [-remove]` is the completion scripts' part of `make install` (and of
+// `make uninstall`). The archives' time is
 // SOURCE_DATE_EPOCH (seconds), which the Makefile sets to the last
 // commit's time; without it, 0.
 func Main(args, env []string, stdout, stderr io.Writer) int {
@@ -20,8 +24,17 @@ func Main(args, env []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "dist", "the directory the archives go to")
 	version := fs.String("version", "devel", "the version in the archives' names")
 	targets := fs.String("targets", "", "os/arch,... (default: every release target)")
+	completionsTo := fs.String("completions", "", "install the completion scripts under this prefix, as the archives lay them out, and build nothing (make install)")
+	remove := fs.Bool("remove", false, "with -completions: remove them instead (make uninstall)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *completionsTo != "" {
+		if err := installCompletions(*completionsTo, *remove); err != nil {
+			fmt.Fprintf(stderr, "dist: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	o := Options{Src: ".", Out: *out, Version: *version, Targets: Targets, Go: "go", Env: env, Log: stderr,
 		Time: time.Unix(0, 0)}
@@ -56,4 +69,26 @@ func Main(args, env []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s/SHA256SUMS\n", *out)
 	return 0
+}
+
+// installCompletions writes the completion scripts under prefix where
+// the archives have them (completions, the one list), so that `make
+// install` gives what a release gives; with remove, it deletes them.
+func installCompletions(prefix string, remove bool) error {
+	for _, f := range completions() {
+		p := filepath.Join(prefix, filepath.FromSlash(f.name))
+		if remove {
+			if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, f.data, os.FileMode(f.mode)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -41,13 +41,16 @@ type Doctor struct {
 	// FindMCPServer finds the MCP server an agent's `git-checkpoint mcp`
 	// would run, given a PATH; "" when there is none.
 	FindMCPServer func(pathEnv string) string
+	// KeepFor is checkpoint.keepFor as configured ("14d"): how long a
+	// removed worktree's checkpoints stay.
+	KeepFor string
 }
 
 // Checks runs every check, in the report's order.
 func (d *Doctor) Checks(ctx context.Context) ([]Check, error) {
 	checks := []Check{}
 	for _, f := range []func(context.Context) ([]Check, error){
-		d.checkGit, d.checkStore, d.checkJournal, d.checkRewind, d.checkBisect, d.checkRemotes, d.checkHooks, d.checkHookFailures, d.checkMCP,
+		d.checkGit, d.checkStore, d.checkJournal, d.checkRewind, d.checkBisect, d.checkRemovedWorktrees, d.checkRemotes, d.checkHooks, d.checkHookFailures, d.checkMCP,
 	} {
 		cs, err := f(ctx)
 		if err != nil {

@@ -35,6 +35,7 @@ const (
 	InvalidCheckpointID         Code = "invalid.checkpoint_id"         // an argument without a checkpoint id's syntax
 	InvalidConfig               Code = "invalid.config"                // a checkpoint.* setting that does not parse
 	InvalidConfirmationRequired Code = "invalid.confirmation_required" // a rewind without a terminal, --yes or --plan
+	InvalidEmpty                Code = "invalid.empty"                 // an option or argument given as an empty string
 	InvalidInPrivateStore       Code = "invalid.in_private_store"      // git checkpoint init inside a private store
 	InvalidInRepository         Code = "invalid.in_repository"         // git checkpoint init inside a git repository
 	InvalidPath                 Code = "invalid.path"                  // a path outside the working tree
@@ -75,8 +76,9 @@ const TimeoutLock Code = "timeout.lock" // the store lock was not acquired in ti
 
 // The unsupported class (exit 10): not a place the tool works in.
 const (
-	UnsupportedGitDirectory Code = "unsupported.git_directory"  // inside .git or a bare repository
-	UnsupportedNoRepository Code = "unsupported.no_repository"  // in no repository and no private store
-	UnsupportedUnbornHead   Code = "unsupported.unborn_head"    // a fork of a checkpoint taken before the first commit
-	UnsupportedMCPRewindOff Code = "unsupported.mcp_rewind_off" // MCP rewind_apply while checkpoint.mcpRewind is not true
+	UnsupportedDubiousOwner Code = "unsupported.dubious_ownership" // a repository git refuses: another user owns it (safe.directory)
+	UnsupportedGitDirectory Code = "unsupported.git_directory"     // inside .git or a bare repository
+	UnsupportedNoRepository Code = "unsupported.no_repository"     // in no repository and no private store
+	UnsupportedUnbornHead   Code = "unsupported.unborn_head"       // a fork of a checkpoint taken before the first commit
+	UnsupportedMCPRewindOff Code = "unsupported.mcp_rewind_off"    // MCP rewind_apply while checkpoint.mcpRewind is not true
 )

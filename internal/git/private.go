@@ -50,5 +50,25 @@ func InitPrivate(ctx context.Context, r *Runner, top string) error {
 		return err
 	}
 	exclude := "# git-checkpoint's private stores, here or in a directory below: never captured\n" + PrivateFolder + "/\n"
-	return os.WriteFile(filepath.Join(gitDir, "info", "exclude"), []byte(exclude), 0o644)
+	if err := os.WriteFile(filepath.Join(gitDir, "info", "exclude"), []byte(exclude), 0o644); err != nil {
+		return err
+	}
+	return IgnorePrivate(top)
+}
+
+// IgnorePrivate makes the private store of top ignore itself for any
+// repository around it, as Python's venvs do: a .gitignore of "*" in its
+// folder. A `git init` there later would otherwise see the store as
+// untracked files, and its first checkpoint would copy the store's
+// objects (earlier untracked files, .env too) into the repository. The
+// store's own exclude file keeps it out of its own checkpoints; this one
+// is for the others. It writes only when the file is missing (a store
+// made before it had one gets it when next used).
+func IgnorePrivate(top string) error {
+	path := filepath.Join(top, PrivateFolder, ".gitignore")
+	if _, err := os.Lstat(path); err == nil {
+		return nil
+	}
+	const ignore = "# git-checkpoint's private store: never part of a repository around it\n*\n"
+	return os.WriteFile(path, []byte(ignore), 0o644)
 }

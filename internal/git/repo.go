@@ -123,37 +123,107 @@ func notAWorkTree(ctx context.Context, r *Runner, err error) error {
 	return e.WithHint("run it in the repository's working tree")
 }
 
-// IsGitDirectory reports whether err is Discover's answer inside a git
-// directory or a bare repository, where nothing else may be tried.
-func IsGitDirectory(err error) bool {
+// IsRefusal reports whether err is Discover's answer where a repository
+// is, but gives no tree to checkpoint: inside a git directory or a bare
+// repository, or one git refuses for its owner. Nothing else (a private
+// store above, init) may be tried there.
+func IsRefusal(err error) bool {
 	var fe *fault.Error
-	return errors.As(err, &fe) && fe.Code == fault.UnsupportedGitDirectory
+	return errors.As(err, &fe) && (fe.Code == fault.UnsupportedGitDirectory || fe.Code == fault.UnsupportedDubiousOwner)
 }
 
 func notARepo(err error) error {
+	if e := dubiousOwnership(err); e != nil {
+		return e
+	}
 	e := fault.Wrap(nil, fault.UnsupportedNoRepository, "not in a git working tree")
 	e.Err = err
 	return e.WithHint("run it inside a git repository, or create a private store here with 'git checkpoint init'")
 }
 
-// Operation names a git operation in progress (merge, rebase, cherry-pick,
-// revert, bisect), or "" when none is. A rewind in the middle of one would
-// mix its files with the operation's own state.
-func (r *Repo) Operation() string {
-	checks := []struct{ file, name string }{
-		{"MERGE_HEAD", "merge"},
-		{"rebase-merge", "rebase"},
-		{"rebase-apply", "rebase"},
-		{"CHERRY_PICK_HEAD", "cherry-pick"},
-		{"REVERT_HEAD", "revert"},
-		{"BISECT_LOG", "bisect"},
+// dubiousOwnership passes on git's refusal of a repository another user
+// owns (safe.directory), with the command git itself suggests: it is no
+// "not in a repository", and a private store made there would sit inside
+// someone else's work tree. nil when err is no such refusal.
+func dubiousOwnership(err error) error {
+	var ge *Error
+	if !errors.As(err, &ge) {
+		return nil
 	}
-	for _, c := range checks {
-		if _, err := os.Lstat(filepath.Join(r.GitDir, c.file)); err == nil {
-			return c.name
+	const marker = "detected dubious ownership in repository at "
+	var where, exception string
+	for _, line := range strings.Split(ge.Stderr, "\n") {
+		line = strings.TrimSpace(line)
+		if _, rest, ok := strings.Cut(line, marker); ok {
+			where = strings.Trim(rest, "'")
+		}
+		if strings.HasPrefix(line, "git config ") && strings.Contains(line, "safe.directory") {
+			exception = line
 		}
 	}
-	return ""
+	if where == "" {
+		return nil
+	}
+	e := fault.New(fault.UnsupportedDubiousOwner, "git refuses the repository at %s: detected dubious ownership (it belongs to another user)", fault.Quote(where))
+	e.Err = err
+	if exception == "" {
+		exception = "git config --global --add safe.directory " + where
+	}
+	return e.WithHint("if you trust its owner: " + exception)
+}
+
+// An Operation is a git operation in progress, with the words that end
+// it: each has its own (git bisect has no --continue, am is no rebase).
+type Operation struct {
+	Name     string // merge, rebase, am, cherry-pick, revert or bisect
+	Continue string // the command that finishes it; "" for bisect
+	Abort    string // the command that abandons it
+}
+
+// Noun names the operation in a sentence: "a merge", "a git am".
+func (o *Operation) Noun() string {
+	if o.Name == "am" {
+		return "a git am"
+	}
+	return "a " + o.Name
+}
+
+// Ending says how to end the operation, for a hint.
+func (o *Operation) Ending() string {
+	if o.Continue == "" {
+		return "end it first with '" + o.Abort + "'"
+	}
+	return "finish it with '" + o.Continue + "' or abort it with '" + o.Abort + "' first"
+}
+
+// Operation returns the git operation in progress (merge, rebase, am,
+// cherry-pick, revert, bisect), or nil when none is. A rewind in the
+// middle of one would mix its files with the operation's own state.
+func (r *Repo) Operation() *Operation {
+	op := func(name string) *Operation {
+		return &Operation{Name: name, Continue: "git " + name + " --continue", Abort: "git " + name + " --abort"}
+	}
+	exists := func(file string) bool {
+		_, err := os.Lstat(filepath.Join(r.GitDir, file))
+		return err == nil
+	}
+	switch {
+	case exists("MERGE_HEAD"):
+		return op("merge")
+	case exists("rebase-merge"):
+		return op("rebase")
+	case exists("rebase-apply/applying"):
+		return op("am") // git am keeps its state where rebase's apply backend does
+	case exists("rebase-apply"):
+		return op("rebase")
+	case exists("CHERRY_PICK_HEAD"):
+		return op("cherry-pick")
+	case exists("REVERT_HEAD"):
+		return op("revert")
+	case exists("BISECT_LOG"):
+		return &Operation{Name: "bisect", Abort: "git bisect reset"}
+	}
+	return nil
 }
 
 // MovedByEnv reports whether a variable points git at a repository or a
@@ -172,6 +242,22 @@ func ObjectDir(env []string, repo *Repo, shared bool) string {
 		return ""
 	}
 	return filepath.Join(repo.CommonDir, "objects")
+}
+
+// EnclosingWorkTree returns the first directory from dir up that holds a
+// `.git` entry of any kind (a directory, a linked worktree's or a
+// submodule's file), or "": the top of a work tree whether or not git
+// opens it from dir (GIT_CEILING_DIRECTORIES, another filesystem, a
+// damaged repository). A private store there would be captured by it.
+func EnclosingWorkTree(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
 }
 
 // GuessRepository finds the first directory from dir up that holds a

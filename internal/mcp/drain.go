@@ -17,6 +17,7 @@ type drain struct {
 	out io.Writer
 
 	mu      sync.Mutex
+	wmu     sync.Mutex // held while writing out
 	done    *sync.Cond
 	pending int
 	// inLine and outLine hold the part of a message read or written
@@ -68,7 +69,11 @@ func (d *drain) Read(p []byte) (int, error) {
 }
 
 func (d *drain) Write(p []byte) (int, error) {
+	// One writer at a time: the SDK's answers and the parse errors of
+	// lines are whole messages that must not interleave.
+	d.wmu.Lock()
 	n, err := d.out.Write(p)
+	d.wmu.Unlock()
 	d.mu.Lock()
 	d.lines(&d.outLine, p[:n], -1)
 	d.mu.Unlock()
@@ -77,3 +82,12 @@ func (d *drain) Write(p []byte) (int, error) {
 }
 
 func (d *drain) Close() error { return nil }
+
+// reply writes an answer to a line the SDK never saw (lines): whole,
+// between the SDK's own messages, and not counted, since its request
+// was not either.
+func (d *drain) reply(p []byte) {
+	d.wmu.Lock()
+	defer d.wmu.Unlock()
+	d.out.Write(p)
+}

@@ -63,6 +63,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.addTools(srv)
 	// Run returns nil when the agent closes its end: the session is over.
 	d := newDrain(in, out)
+	d.in = &lines{in: in, reply: d.reply}
 	return srv.Run(ctx, &sdk.IOTransport{Reader: d, Writer: d})
 }
 

@@ -180,10 +180,10 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 			return nil, err
 		}
 	}
-	if op := r.Repo.Operation(); op != "" {
-		err := pr.Refuse(fault.New(fault.ConflictGitOperation, "a %s is in progress", op).
-			WithHint("finish or abort it first (git " + op + " --continue / --abort); a rewind now would mix its files with the " + op + "'s").
-			WithData(map[string]string{"operation": op}))
+	if op := r.Repo.Operation(); op != nil {
+		err := pr.Refuse(fault.New(fault.ConflictGitOperation, "%s is in progress", op.Noun()).
+			WithHint(op.Ending() + "; a rewind now would mix its files with the " + op.Name + "'s").
+			WithData(map[string]string{"operation": op.Name}))
 		if err != nil {
 			return nil, err
 		}

@@ -53,10 +53,15 @@ func Setup(env *testscript.Env) error {
 
 // Condition answers the transcripts' own conditions: [fsmonitor] holds
 // when the suite runs with captures asking a file system monitor
-// (gittest.FsmonitorVar), whose scan is one git status at any size.
+// (gittest.FsmonitorVar), whose scan is one git status at any size;
+// [root] when the tests run as root, who alone can give a directory to
+// another user (chown), as a repository git refuses for its owner is.
 func Condition(cond string) (bool, error) {
-	if cond == "fsmonitor" {
+	switch cond {
+	case "fsmonitor":
 		return len(gittest.Fsmonitor()) > 0, nil
+	case "root":
+		return os.Geteuid() == 0, nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

@@ -24,6 +24,8 @@ type PruneResult struct {
 	Pruned    []*Record // refs deleted
 	Forgotten []*Record // records whose ref was already deleted
 	Kept      int       // checkpoints that stay
+	// Orphans are what went of removed worktrees' checkpoints.
+	Orphans []OrphanPruned
 }
 
 // PruneEvery is how often PruneIfDue prunes at most.
@@ -81,6 +83,11 @@ func Select(j *Journal, refs map[int]string, r Retention, now time.Time) (doomed
 func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Retention, dry bool) (*PruneResult, error) {
 	doomed, forgotten, kept := Select(j, refs, r, s.Now())
 	res := &PruneResult{Pruned: doomed, Forgotten: forgotten, Kept: kept}
+	orphans, err := s.pruneOrphans(ctx, r, s.Now(), dry)
+	if err != nil {
+		return nil, err
+	}
+	res.Orphans = orphans
 	if dry || len(doomed)+len(forgotten) == 0 {
 		return res, nil
 	}

@@ -20,6 +20,7 @@ type Store struct {
 	Dir       string // state directory: journal, private index, lock, staging
 	Worktree  string // "main" or "wt-<name>"
 	RefPrefix string // refs/checkpoints/<worktree>/
+	CommonDir string // the repository's shared git directory, which knows its worktrees
 	Git       *git.Runner
 	Now       func() time.Time
 }
@@ -30,6 +31,7 @@ func New(repo *git.Repo, r *git.Runner, now func() time.Time) *Store {
 		Dir:       repo.StateDir,
 		Worktree:  repo.Worktree,
 		RefPrefix: "refs/checkpoints/" + repo.Worktree + "/",
+		CommonDir: repo.CommonDir,
 		Git:       r,
 		Now:       now,
 	}
@@ -170,19 +172,13 @@ func (s *Store) Adopt(ctx context.Context, j *Journal, refs map[int]string) (int
 		return 0, nil
 	}
 	slices.Sort(missing)
-	args := []string{"log", "--no-walk=unsorted", "-z", "--format=%H%x1f%T%x1f%P%x1f%ct%x1f%B"}
+	var commits []string
 	for _, n := range missing {
-		args = append(args, refs[n])
+		commits = append(commits, refs[n])
 	}
-	out, err := s.Git.Run(ctx, git.Cmd{Args: args})
+	byCommit, err := s.records(ctx, commits)
 	if err != nil {
 		return 0, err
-	}
-	byCommit := map[string]*Record{}
-	for _, chunk := range strings.Split(string(out), "\x00") {
-		if r := parseCommit(chunk); r != nil {
-			byCommit[r.Commit] = r
-		}
 	}
 	adopted := 0
 	for _, n := range missing {
