@@ -165,7 +165,7 @@ func (c *Capturer) Snapshot(ctx context.Context, j *store.Journal) (snap *Snapsh
 		// Nothing differs from the private index (pending paths went back
 		// to its version): skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
-	case !seeded && !examine && mayDefer(st, sel):
+	case !seeded && !examine && mayDefer(st, sel, back):
 		// An attributes file this scan found counts already, though the
 		// state learns of it only below: git may convert what it governs.
 		if deferred, err = c.deferUpdates(ctx, j, st, sel.updates, snap, may || attrs); err != nil {
