@@ -51,6 +51,9 @@ type indexState struct {
 	// it comes back: the walk of untracked files ignores it, and git
 	// ignores no tracked file (see returned).
 	Dropped []string `json:"dropped,omitempty"`
+	// TooBig are the files over checkpoint.maxFileBytes the last whole
+	// scan found to be new content, with their stat data (tooBig).
+	TooBig map[string]string `json:"too_big,omitempty"`
 	// Result and Pending describe a snapshot taken without updating the
 	// private index (pending.go): its tree, and the paths it changed
 	// against Tree.

@@ -132,7 +132,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		return nil, false, ign.err
 	}
 	snap := &Snapshot{Partial: true, Known: true, Skipped: st.skipped(), Submodules: base.Submodules}
-	if ok, err := c.screen(items, ign.ignored, snap); err != nil || !ok {
+	if ok, err := c.screen(ctx, st, items, ign.ignored, snap); err != nil || !ok {
 		return nil, false, err
 	}
 	may := c.mayConvert(st) || c.attributesOnPath(pathsOf(items))
@@ -275,7 +275,7 @@ func (c *Capturer) ignoredAsync(ctx context.Context, items []*named, st *indexSt
 // ones (ignoredAsync marked them), ignored ones, and files over the size
 // limits or unreadable. It reports false when only a full scan can say (a
 // big file the base holds).
-func (c *Capturer) screen(items []*named, ignored map[string]bool, snap *Snapshot) (bool, error) {
+func (c *Capturer) screen(ctx context.Context, st *indexState, items []*named, ignored map[string]bool, snap *Snapshot) (bool, error) {
 	for _, it := range items {
 		if it.present && !it.skip && ignored[it.path] {
 			// As after a full scan, which re-seeds the private
@@ -298,7 +298,7 @@ func (c *Capturer) screen(items []*named, ignored map[string]bool, snap *Snapsho
 		if it.skip || !it.present {
 			continue
 		}
-		if why := c.skipReason(it.path, it.size); why != "" && it.fi.Mode().IsRegular() {
+		if why := c.skipReason(ctx, st, it.path, it.fi, nil); why != "" && it.fi.Mode().IsRegular() {
 			snap.Skipped = append(snap.Skipped, store.Skip{Path: it.path, Bytes: it.size, Reason: why})
 			// As in a full scan, the tree does not claim the content the
 			// base has for it.
