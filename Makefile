@@ -34,12 +34,13 @@ agents:
 
 # Every fuzz target of every package, FUZZTIME each (go test alone runs
 # only their seed corpora, in testdata/fuzz). The targets in FUZZ_ON_DISK
-# write a real journal, a synced line at a time, a few inputs a second:
-# they get FUZZTIME_ON_DISK instead, so that a count of inputs that takes
-# the others a minute does not take them hours.
+# write a real journal, a synced line at a time, or a repository and its
+# checkpoints with git, a few inputs a second: they get FUZZTIME_ON_DISK
+# instead, so that a count of inputs that takes the others a minute does
+# not take them hours.
 FUZZTIME ?= 10s
 FUZZTIME_ON_DISK ?= 100x
-FUZZ_ON_DISK = FuzzSummary
+FUZZ_ON_DISK = FuzzSummary FuzzStatCheck
 fuzz:
 	@for pkg in $$($(GO) list ./...); do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -179,7 +180,7 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 		// Nothing differs from the private index (pending paths went back
 		// to its version): skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
-	case !seeded && !attrs && mayDefer(st, sel):
+	case !seeded && !attrs && mayDefer(st, sel, back):
 		if deferred, err = c.deferUpdates(ctx, j, st, sel.updates, snap, may); err != nil {
 			return nil, err
 		}
@@ -583,12 +584,13 @@ func readable(path string) bool {
 	return syscall.Access(path, 0o4) == nil // R_OK
 }
 
-// skipReason says why a regular file of size bytes is not captured, or ""
-// when it is: too big, or unreadable. The full scan and partial captures
-// both ask it, so that they store a path alike.
-func (c *Capturer) skipReason(path string, size int64) string {
+// skipReason says why a regular file (fi its lstat) is not captured, or
+// "" when it is: too big (tooBig), or unreadable. The full scan and
+// partial captures both ask it, so that they store a path alike; seen
+// collects the big files found to be new content (nil: not kept).
+func (c *Capturer) skipReason(ctx context.Context, st *indexState, path string, fi fs.FileInfo, seen map[string]string) string {
 	switch {
-	case size > c.Cfg.MaxFileBytes:
+	case c.tooBig(ctx, st, path, fi, seen):
 		return store.SkipTooBig
 	case !readable(filepath.Join(c.Repo.Top, path)):
 		return store.SkipUnreadable
@@ -713,6 +715,10 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 	sel := &selection{gitlinks: map[string]string{}}
 	dirs := map[string]bool{} // leading directories found to be symlinks
 	var added []sized
+	// A big skipped file is not in the private index, so every scan
+	// reports it: what this one finds is all the next needs.
+	big := map[string]string{}
+	defer func() { st.TooBig = big }()
 	for _, e := range entries {
 		if e.kind == '1' && e.y == '.' {
 			continue // differs from HEAD only, not from the private index
@@ -767,7 +773,7 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 			continue
 		}
 		if err == nil && fi.Mode().IsRegular() {
-			if why := c.skipReason(path, fi.Size()); why != "" {
+			if why := c.skipReason(ctx, st, path, fi, big); why != "" {
 				snap.Skipped = append(snap.Skipped, store.Skip{Path: path, Bytes: fi.Size(), Reason: why})
 				if e.kind != '?' {
 					// The private index holds an older version; left

@@ -52,6 +52,9 @@ type indexState struct {
 	// private index lost them, so each capture looks at them again
 	// (listUnsupported).
 	Unsupported []string `json:"unsupported,omitempty"`
+	// TooBig are the files over checkpoint.maxFileBytes the last whole
+	// scan found to be new content, with their stat data (tooBig).
+	TooBig map[string]string `json:"too_big,omitempty"`
 	// Result and Pending describe a snapshot taken without updating the
 	// private index (pending.go): its tree, and the paths it changed
 	// against Tree.

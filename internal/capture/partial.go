@@ -148,7 +148,7 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	}
 	snap := &Snapshot{Partial: true, Known: true, Skipped: st.skipped(), Submodules: base.Submodules}
 	b.newest = base.Tree
-	if ok, err := c.screen(ctx, items, ign.ignored, snap, b); err != nil || !ok {
+	if ok, err := c.screen(ctx, st, items, ign.ignored, snap, b); err != nil || !ok {
 		return nil, false, err
 	}
 	may := c.mayConvert(st) || c.attributesOnPath(pathsOf(items))
@@ -336,7 +336,7 @@ func (c *Capturer) ignoredAsync(ctx context.Context, items []*named, st *indexSt
 // ones (ignoredAsync marked them), ignored ones, and files over the size
 // limits or unreadable. It reports false when only a full scan can say (a
 // big file the base holds).
-func (c *Capturer) screen(ctx context.Context, items []*named, ignored map[string]bool, snap *Snapshot, b budget) (bool, error) {
+func (c *Capturer) screen(ctx context.Context, st *indexState, items []*named, ignored map[string]bool, snap *Snapshot, b budget) (bool, error) {
 	for _, it := range items {
 		if it.present && !it.skip && ignored[it.path] {
 			// As after a full scan, which re-seeds the private
@@ -358,7 +358,7 @@ func (c *Capturer) screen(ctx context.Context, items []*named, ignored map[strin
 		if it.skip || !it.present {
 			continue
 		}
-		if why := c.skipReason(it.path, it.size); why != "" && it.fi.Mode().IsRegular() {
+		if why := c.skipReason(ctx, st, it.path, it.fi, nil); why != "" && it.fi.Mode().IsRegular() {
 			snap.Skipped = append(snap.Skipped, store.Skip{Path: it.path, Bytes: it.size, Reason: why})
 			// As in a full scan, the tree does not claim the content the
 			// base has for it.

@@ -31,9 +31,13 @@ func (p pendingEntry) entry() (treeEntry, bool) {
 // file grown past the size limit, a new gitlink). A scan that touched an
 // attributes file, which changes how other paths are captured, updates
 // the private index too (the caller checks; a changed .gitignore re-seeds
-// it before this is asked).
-func mayDefer(st *indexState, sel *selection) bool {
-	if st.Tree == "" || len(sel.updates) == 0 || len(sel.updates) > MaxOnly || len(sel.removals) > 0 {
+// it before this is asked). Nor may a path that came back after a capture
+// dropped it (back, see returned): a tracked file that matches an ignore
+// rule, which the private index no longer holds, so the next scan would
+// not report it again, and its pending record would be taken as gone back
+// to the private index's version: dropped from every later checkpoint.
+func mayDefer(st *indexState, sel *selection, back []entry) bool {
+	if st.Tree == "" || len(sel.updates) == 0 || len(sel.updates) > MaxOnly || len(sel.removals) > 0 || len(back) > 0 {
 		return false
 	}
 	for _, commit := range sel.gitlinks {

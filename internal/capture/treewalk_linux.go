@@ -69,13 +69,21 @@ func (w *treeWalk) differs(s *slot, st *unix.Stat_t, err error) string {
 	return "changed"
 }
 
-// present counts the files expected on disk in g.
-func (w *treeWalk) present(g *dirEntries) int {
-	n := len(g.slots)
+// counted is how many of g's files, all found as expected, the count of
+// a directory's names (checkDir) counts: those on disk, and not under a
+// name the scan listed as ignored. A path taken without being written
+// into the index (pending) is not in the index, so git lists it as
+// ignored when a rule matches it, though the capture took it: its name
+// is passed over among the names as among the files, or one new name
+// would go unseen in its place.
+func (w *treeWalk) counted(g *dirEntries, ignored map[string]bool) int {
+	n := 0
 	for _, i := range g.slots {
-		if p := w.slots[i].pend; p != nil && p.Mode == "" {
-			n--
+		s := &w.slots[i]
+		if s.pend != nil && s.pend.Mode == "" || ignored[string(s.name)] {
+			continue
 		}
+		n++
 	}
 	return n
 }
@@ -303,7 +311,7 @@ func (w *treeWalk) checkDir(rel string, buf []byte) (subdirs []string, why strin
 	}
 	// Every file expected is here (stat'ed above), so names that are not
 	// ignored and number them are them.
-	if g == nil && files != 0 || g != nil && files != w.present(g) {
+	if g == nil && files != 0 || g != nil && files != w.counted(g, ignored) {
 		return nil, "a new name in " + dirName(rel)
 	}
 	return subdirs, ""
