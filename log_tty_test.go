@@ -40,3 +40,32 @@ func TestLogCutOnTerminal(t *testing.T) {
 		t.Fatalf("the prompt's end is on the terminal, so it wrapped:\n%s", screen)
 	}
 }
+
+// TestLegendOnTerminal: on a terminal, list and log end their table with
+// what the signs of the change counts mean (~2 +1 -0); through a pipe the
+// table is its header and rows alone, for scripts.
+func TestLegendOnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	env := gitEnv(t)
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	must(t, 0, dir, env, "git", "checkpoint", "-q", "-m", "one")
+	must(t, 0, dir, env, "git", "checkpoint", "run", "--", "sh", "-c", "echo new > b.txt")
+	const legend = "CHANGES: ~ modified, + added, - deleted"
+	for _, cmd := range []string{"list", "log"} {
+		if piped := must(t, 0, dir, env, "git", "checkpoint", cmd); strings.Contains(piped.stdout, "CHANGES:") {
+			t.Errorf("git checkpoint %s through a pipe has the legend:\n%s", cmd, piped.stdout)
+		}
+		tm := startTerminal(t, env, dir, 120, 20, "git checkpoint "+cmd+"\necho \"EXIT=$?\"")
+		tm.waitFor("EXIT=")
+		screen := tm.tmux("capture-pane", "-p", "-S", "-20")
+		var last []string
+		for _, l := range strings.Split(screen, "\n") {
+			if l = strings.TrimRight(l, " "); l != "" {
+				last = append(last, l)
+			}
+		}
+		if n := len(last); n < 4 || !strings.HasPrefix(last[n-3], "k1 ") || last[n-2] != legend || last[n-1] != "EXIT=0" {
+			t.Errorf("git checkpoint %s on a terminal does not end its table with %q:\n%s", cmd, legend, screen)
+		}
+	}
+}

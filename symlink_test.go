@@ -58,7 +58,7 @@ func TestRewindLeadingSymlinkSwap(t *testing.T) {
 		"  symlink_in_the_way dir/a.txt\n",
 		"  symlink_in_the_way dir/b.txt\n",
 		"  symlink_in_the_way dir/c.txt\n",
-		"modify unattributed top.txt\n",
+		"  modify top.txt\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("the rewind's output lacks %q:\n%s", want, r.stdout)

@@ -73,6 +73,7 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		rows = append(rows, []string{r.ID, age(now, r.At), r.Reason, r.Turn, sess, changes(r.Changes), label})
 	}
 	s.out.table(rows)
+	s.out.legend()
 	return nil
 }
 

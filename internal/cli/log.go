@@ -56,6 +56,7 @@ func (c *logCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return nil
 	}
 	s.printLog(entries, c.Stat)
+	s.out.legend()
 	return nil
 }
 

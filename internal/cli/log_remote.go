@@ -42,6 +42,7 @@ func (c *logCmd) logRemote(ctx context.Context, s *session) error {
 		s.out.Printf("no fetched checkpoints: 'git checkpoint fetch' brings those other stores pushed\n")
 		return nil
 	}
+	tables := 0
 	for i, d := range logs {
 		if i > 0 {
 			s.out.Printf("\n")
@@ -52,6 +53,10 @@ func (c *logCmd) logRemote(ctx context.Context, s *session) error {
 			continue
 		}
 		s.printLog(d.Entries, c.Stat)
+		tables++
+	}
+	if tables > 0 {
+		s.out.legend()
 	}
 	return nil
 }

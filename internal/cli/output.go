@@ -93,7 +93,17 @@ func age(now, t time.Time) string {
 	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }
 
-// changes prints "~2 +1 -1".
+// changes prints "~2 +1 -1": paths modified, added and deleted.
 func changes(c store.Changes) string {
 	return fmt.Sprintf("~%d +%d -%d", c.Modified, c.Added, c.Deleted)
+}
+
+// legend ends a table with a CHANGES column (list, log) on a terminal
+// with what its signs mean, which nobody knows without the man page.
+// Through a pipe the table stays a header and rows, which scripts read
+// (`awk 'NR>1'`), as they read --json.
+func (p *printer) legend() {
+	if isTerminal(p.sys.Stdout) {
+		p.Printf("CHANGES: ~ modified, + added, - deleted\n")
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/rewind"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
 // printPlan prints the plan before a rewind (dry) or what was done after
@@ -46,9 +47,14 @@ func (s *session) printPlan(ctx context.Context, rw *rewind.Rewinder, pr *rewind
 	}
 	colors := map[string]string{restore.Create: "green", restore.Modify: "yellow", restore.Delete: "red", restore.Type: "cyan"}
 	counts := map[string]int{}
+	classes := attributed(p)
 	for _, f := range p.Files {
 		counts[f.Change]++
-		o.Printf("  %s %-12s %s\n", o.Paint(colors[f.Change], padRight(f.Change, 6)), f.Class, fault.Quote(f.Path))
+		if classes {
+			o.Printf("  %s %-12s %s\n", o.Paint(colors[f.Change], padRight(f.Change, 6)), f.Class, fault.Quote(f.Path))
+		} else {
+			o.Printf("  %s %s\n", o.Paint(colors[f.Change], padRight(f.Change, 6)), fault.Quote(f.Path))
+		}
 	}
 	var parts []string
 	for _, ch := range []string{restore.Modify, restore.Create, restore.Delete, restore.Type} {
@@ -60,6 +66,9 @@ func (s *session) printPlan(ctx context.Context, rw *rewind.Rewinder, pr *rewind
 		o.Printf("no file changes\n") // only HEAD moves
 	} else {
 		o.Printf("%d %s: %s\n", len(p.Files), fault.Plural(len(p.Files), "path", "paths"), strings.Join(parts, ", "))
+	}
+	if !classes && len(p.Files) > 0 {
+		o.Printf("%s\n", unattributedNote(pr))
 	}
 	s.printLeft(p)
 	if pr.Move != nil {
@@ -101,6 +110,29 @@ func (s *session) printPlan(ctx context.Context, rw *rewind.Rewinder, pr *rewind
 		}
 	}
 	return nil
+}
+
+// attributed reports whether any path of the plan has a class: when none
+// has, the class column would say "unattributed" on every line, and the
+// text plan leaves it out for one line saying why (unattributedNote).
+// --json keeps "class" on every file: it is the document's contract.
+func attributed(p *restore.Plan) bool {
+	for _, f := range p.Files {
+		if f.Class != turns.ClassUnattributed {
+			return true
+		}
+	}
+	return false
+}
+
+// unattributedNote says why no path of the plan has a class: with manual
+// checkpoints only, that no turn is recorded and what records them;
+// otherwise, where the classes are explained.
+func unattributedNote(pr *rewind.Prepared) string {
+	if pr.Turnless() {
+		return "note: no agent turn is recorded here, so the plan cannot say whose change each path is: 'git checkpoint install AGENT' adds the hooks that record turns"
+	}
+	return "note: the recorded agent turns do not say whose change any of these paths is: see WHOSE CHANGE in git-rewind(1)"
 }
 
 func (s *session) printLeft(p *restore.Plan) {

@@ -33,3 +33,11 @@ func (r *Rewinder) classifyAside(ctx context.Context, j *store.Journal, target *
 	}
 	return classify, func() error { <-done; return err }
 }
+
+// Turnless reports whether the plan's classes had nothing to come from:
+// the target is this tree's, and its journal records no agent turn
+// (manual checkpoints only), so every path is unattributed whatever it
+// is. A text plan says so once instead of on every line.
+func (pr *Prepared) Turnless() bool {
+	return !pr.foreign && !pr.Journal.HasTurns()
+}
