@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
@@ -44,6 +45,9 @@ type statusDoc struct {
 	// filesystem, a store the user may not write, a full disk): hooks
 	// then fail without being able to record it.
 	StoreProblems []string `json:"store_problems,omitempty"`
+	// Locks are the lock files killed commands left where the store
+	// writes (doctor's locks check), which doctor --fix removes.
+	Locks []string `json:"stale_locks,omitempty"`
 }
 
 type statusMCP struct {
@@ -111,6 +115,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	for _, c := range d.StoreProblems() {
 		doc.StoreProblems = append(doc.StoreProblems, c.Message)
 	}
+	for _, c := range d.LockProblems() {
+		doc.Locks = append(doc.Locks, strings.TrimPrefix(c.Message, "locks: "))
+	}
 	if idErr != nil && len(doc.StoreProblems) == 0 {
 		s.warn("%s", fault.As(idErr).Message)
 	}
@@ -150,6 +157,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	for _, p := range doc.StoreProblems {
 		s.out.Printf("%s %s (run 'git checkpoint doctor')\n", s.out.Paint("red", "store FAIL  "), p)
+	}
+	for _, l := range doc.Locks {
+		s.out.Printf("%s %s (run 'git checkpoint doctor --fix')\n", s.out.Paint("yellow", "locks       "), l)
 	}
 	if r := doc.Interrupted; r != nil {
 		s.out.Printf("%s  a rewind to %s was interrupted; undo it with 'git rewind --undo' (safety checkpoint %s)\n",

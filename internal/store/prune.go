@@ -80,6 +80,18 @@ func Select(j *Journal, refs map[int]string, r Retention, now time.Time) (doomed
 // gc gets to them. With dry, nothing changes. The caller holds the lock.
 func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Retention, dry bool) (*PruneResult, error) {
 	doomed, forgotten, kept := Select(j, refs, r, s.Now())
+	if !dry {
+		// A ref whose lock a killed command left cannot be deleted, and
+		// would fail the whole transaction: it stays until its lock is
+		// stale, and goes then (refLockGone removes it).
+		doomed = slices.DeleteFunc(doomed, func(c *Record) bool {
+			if s.CommonDir == "" || s.refLockGone(c.N) {
+				return false
+			}
+			kept++
+			return true
+		})
+	}
 	res := &PruneResult{Pruned: doomed, Forgotten: forgotten, Kept: kept}
 	if dry || len(doomed)+len(forgotten) == 0 {
 		return res, nil

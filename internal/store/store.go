@@ -20,6 +20,9 @@ type Store struct {
 	Dir       string // state directory: journal, private index, lock, staging
 	Worktree  string // "main" or "wt-<name>"
 	RefPrefix string // refs/checkpoints/<worktree>/
+	// CommonDir is the repository's shared git directory, where git
+	// keeps the refs and their locks.
+	CommonDir string
 	Git       *git.Runner
 	Now       func() time.Time
 }
@@ -30,6 +33,7 @@ func New(repo *git.Repo, r *git.Runner, now func() time.Time) *Store {
 		Dir:       repo.StateDir,
 		Worktree:  repo.Worktree,
 		RefPrefix: "refs/checkpoints/" + repo.Worktree + "/",
+		CommonDir: repo.CommonDir,
 		Git:       r,
 		Now:       now,
 	}
