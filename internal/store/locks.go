@@ -25,8 +25,11 @@ import (
 // the two rules: a new checkpoint never waits for a lock, it takes the
 // next number (NextN); a lock is removed only once it is older than
 // StaleAfter (NextN, Prune, doctor --fix). The private index's lock,
-// which every capture needs, is removed when the lock is taken (held):
-// the capture has always relied on that.
+// which every capture needs, is settled when the store lock is taken
+// (settleIndexLock): an orphaned git still writing the private index
+// (its command was killed alone, with SIGKILL) is waited for, since it
+// renames index.lock into place at its end, and would rename a new
+// capture's own index.lock if that one had been removed from under it.
 
 // StaleAfter is the age past which a lock under refs/checkpoints/ or in
 // the state directory is taken for one a killed command left. git holds
@@ -86,13 +89,16 @@ func (s *Store) NextN(j *Journal) int {
 
 // refLockGone reports whether checkpoint n's ref has no lock (any more):
 // there was none, or it was stale and is now removed.
-func (s *Store) refLockGone(n int) bool {
-	path := s.refLock(n)
+func (s *Store) refLockGone(n int) bool { return lockGone(s.refLock(n), false) }
+
+// lockGone reports whether the lock file path is absent, removing it
+// first when it is stale.
+func lockGone(path string, shared bool) bool {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return os.IsNotExist(err)
 	}
-	l := LockFile{Path: path, Age: time.Since(fi.ModTime())}
+	l := LockFile{Path: path, Age: time.Since(fi.ModTime()), Shared: shared}
 	return l.Stale() && os.Remove(path) == nil
 }
 
@@ -147,4 +153,26 @@ func (s *Store) RemoveStaleLocks() ([]LockFile, error) {
 		removed = append(removed, l)
 	}
 	return removed, nil
+}
+
+// settleIndexLock removes the private index's lock, which a killed
+// capture left, once nothing has it open: a git still writing it (an
+// orphan of a command killed alone) is waited for, up to StaleAfter.
+// Where open files cannot be seen (not Linux), it waits until the lock
+// is StaleAfter old, which only a command killed there pays. The caller
+// has just taken the store lock.
+func (s *Store) settleIndexLock() {
+	path := s.PrivateIndex() + ".lock"
+	for {
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return // none, or the orphan finished and renamed it
+		}
+		open, known := openBySome(path)
+		if (known && !open) || time.Since(fi.ModTime()) > StaleAfter {
+			os.Remove(path)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
