@@ -152,7 +152,12 @@ func (k *killLoop) step() {
 		// It ended before the signal: its time is what the next kill of
 		// the same command aims within.
 		k.took[op] = (k.took[op] + time.Since(started)) / 2
-		if r.code != 0 && r.code != 3 && r.code != 5 {
+		// A prune after one killed while it deleted refs finds git's
+		// packed-refs.lock, which any git may hold, and fails until the
+		// lock is a minute old (store.SharedStaleAfter): it is not a
+		// capture or a rewind, which never take it.
+		busy := op == "prune" && r.code == 1 && strings.Contains(r.stderr, "packed-refs.lock")
+		if r.code != 0 && r.code != 3 && r.code != 5 && !busy {
 			t.Fatalf("%s %s, not killed, exit %d:\n%s%s", name, strings.Join(args, " "), r.code, r.stdout, r.stderr)
 		}
 		return
