@@ -157,19 +157,20 @@ func (s *Store) RemoveStaleLocks() ([]LockFile, error) {
 
 // settleIndexLock removes the private index's lock, which a killed
 // capture left, once nothing has it open: a git still writing it (an
-// orphan of a command killed alone) is waited for, up to StaleAfter.
+// orphan of a command killed alone) is waited for, up to a minute.
 // Where open files cannot be seen (not Linux), it waits until the lock
 // is StaleAfter old, which only a command killed there pays. The caller
 // has just taken the store lock.
 func (s *Store) settleIndexLock() {
 	path := s.PrivateIndex() + ".lock"
+	deadline := time.Now().Add(SharedStaleAfter)
 	for {
 		fi, err := os.Lstat(path)
 		if err != nil {
 			return // none, or the orphan finished and renamed it
 		}
 		open, known := openBySome(path)
-		if (known && !open) || time.Since(fi.ModTime()) > StaleAfter {
+		if (known && !open) || (!known && time.Since(fi.ModTime()) > StaleAfter) || time.Now().After(deadline) {
 			os.Remove(path)
 			return
 		}
