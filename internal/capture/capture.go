@@ -108,13 +108,8 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	if err := c.Store.Init(); err != nil {
 		return nil, err
 	}
-	// We hold the store lock, so no git process of ours is using the
-	// private index (but an early scan, which removed it before it began):
-	// an index.lock beside it was left by a killed run and would make
-	// every later update-index fail.
-	if c.Early == nil {
-		os.Remove(c.PrivateIndex() + ".lock")
-	}
+	// An index.lock a killed run left beside the private index went
+	// when the store lock was taken (store.Store.Lock).
 	c.sealed = nil // a commit sealed by an earlier scan is not this one's
 	st := c.loadState()
 	if snap, ok := c.unchanged(ctx, st, j); ok {

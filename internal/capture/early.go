@@ -117,8 +117,6 @@ func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
 	if !ok {
 		return nil
 	}
-	// Left by a killed run, as Snapshot says; nothing of ours runs.
-	os.Remove(c.PrivateIndex() + ".lock")
 	ctx, cancel := context.WithCancel(ctx)
 	e := &Early{top: top, stateDir: repo.StateDir, unlock: unlock, cancel: cancel, done: make(chan struct{})}
 	if m := state.Monitor; m != nil {

@@ -105,8 +105,8 @@ func fingerprintOf(fi os.FileInfo) string {
 	return fmt.Sprintf("%d-%d-%d", fi.Size(), fi.ModTime().UnixNano(), ino)
 }
 
-// PrivateIndex is the capture's own index, beside the real one.
-func (c *Capturer) PrivateIndex() string { return c.Store.Path("index") }
+// PrivateIndex is the capture's own index (the store's).
+func (c *Capturer) PrivateIndex() string { return c.Store.PrivateIndex() }
 
 func (c *Capturer) loadState() *indexState {
 	st := &indexState{}

@@ -153,7 +153,7 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 		// The group's refs are created together, after its pack: a ref
 		// that exists already fails them all, and each hook then takes
 		// its own checkpoint, adopting it.
-		rec.N = j.MaxN() + 1
+		rec.N = c.Store.NextN(j)
 		rec.ID = "k" + strconv.Itoa(rec.N)
 		if rec.Commit, err = c.commitTree(ctx, rec, parents, nil); err != nil {
 			return nil, err
@@ -162,7 +162,7 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 		return rec, nil
 	}
 	for attempt := 0; ; attempt++ {
-		rec.N = j.MaxN() + 1
+		rec.N = c.Store.NextN(j)
 		rec.ID = "k" + strconv.Itoa(rec.N)
 		if rec.Commit, err = c.commitTree(ctx, rec, parents, sealed); err != nil {
 			return nil, err

@@ -10,13 +10,13 @@ import (
 const doctorHelp = `Check the checkpoint store and its surroundings, and say how to fix each
 problem: the git version, journal damage (lines that do not parse or chain,
 a cut-short end), checkpoint refs without a record, records whose ref was
-deleted or moved, an interrupted rewind, files a killed rewind left, the
+deleted or moved, lock files a killed command left, an interrupted rewind, files a killed rewind left, the
 temporary worktree a killed bisect left, remotes
 that would push checkpoints, and agent hooks whose binary is missing.
 Without --fix it changes nothing. Exits 1 when it finds a problem.`
 
 type doctorCmd struct {
-	Fix bool `help:"First apply the repairs that need no decision: rebuild a damaged journal (keeping it aside), adopt refs without a record, remove a killed rewind's staging files and a killed bisect's temporary worktree."`
+	Fix bool `help:"First apply the repairs that need no decision: rebuild a damaged journal (keeping it aside), adopt refs without a record, remove the lock files and staging files a killed command left and a killed bisect's temporary worktree."`
 }
 
 // Help is the long help of git checkpoint doctor.

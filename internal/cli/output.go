@@ -78,20 +78,7 @@ func (p *printer) Paint(color, s string) string {
 }
 
 // age prints how long ago t was, briefly.
-func age(now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < 0:
-		return "now"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds ago", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
-}
+func age(now, t time.Time) string { return fault.Ago(now.Sub(t)) }
 
 // changes prints "~2 +1 -1": paths modified, added and deleted.
 func changes(c store.Changes) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
@@ -53,6 +54,9 @@ type statusDoc struct {
 	// RemovedWorktrees are linked worktrees that are gone, whose
 	// checkpoints stay until prune's age rules take them.
 	RemovedWorktrees []doctor.RemovedWorktree `json:"removed_worktrees"`
+	// Locks are the lock files killed commands left where the store
+	// writes (doctor's locks check), which doctor --fix removes.
+	Locks []string `json:"stale_locks,omitempty"`
 }
 
 type statusMCP struct {
@@ -144,6 +148,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	for _, c := range d.StoreProblems() {
 		doc.StoreProblems = append(doc.StoreProblems, c.Message)
 	}
+	for _, c := range d.LockProblems() {
+		doc.Locks = append(doc.Locks, strings.TrimPrefix(c.Message, "locks: "))
+	}
 	var privateErr error
 	if top := s.privateBelow(); top != "" {
 		doc.PrivateStore = filepath.Join(top, git.PrivateFolder)
@@ -200,6 +207,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	for _, p := range doc.StoreProblems {
 		s.out.Printf("%s %s (run 'git checkpoint doctor')\n", s.out.Paint("red", "store FAIL  "), p)
+	}
+	for _, l := range doc.Locks {
+		s.out.Printf("%s %s (run 'git checkpoint doctor --fix')\n", s.out.Paint("yellow", "locks       "), l)
 	}
 	if r := doc.Interrupted; r != nil {
 		s.out.Printf("%s  a rewind to %s was interrupted; undo it with 'git rewind --undo' (safety checkpoint %s)\n",

@@ -1,9 +1,10 @@
 // Package doctor holds the health checks of `git checkpoint doctor`: the
-// git version, the journal against the refs, interrupted rewinds and
-// their leftovers, remotes that would publish checkpoints, and hooks and
-// MCP registrations that cannot work. Each check says what it found and how to fix it; it
-// changes nothing (Repair does, and only what needs no decision). The
-// command line prints the checks.
+// git version, the journal against the refs, locks killed commands left,
+// interrupted rewinds and their leftovers, remotes that would publish
+// checkpoints, and hooks and MCP registrations that cannot work. Each
+// check says what it found and how to fix it; it changes nothing (Repair
+// does, and only what needs no decision). The command line prints the
+// checks.
 package doctor
 
 import (
@@ -50,7 +51,7 @@ type Doctor struct {
 func (d *Doctor) Checks(ctx context.Context) ([]Check, error) {
 	checks := []Check{}
 	for _, f := range []func(context.Context) ([]Check, error){
-		d.checkGit, d.checkStore, d.checkJournal, d.checkRewind, d.checkBisect, d.checkRemovedWorktrees, d.checkRemotes, d.checkHooks, d.checkHookFailures, d.checkMCP,
+		d.checkGit, d.checkStore, d.checkJournal, d.checkLocks, d.checkRewind, d.checkBisect, d.checkRemovedWorktrees, d.checkRemotes, d.checkHooks, d.checkHookFailures, d.checkMCP,
 	} {
 		cs, err := f(ctx)
 		if err != nil {
@@ -78,6 +79,10 @@ func (d *Doctor) Repair(ctx context.Context, j *store.Journal) ([]string, error)
 	}
 	if len(removed) > 0 {
 		did = append(did, fmt.Sprintf("removed %d staging %s a killed rewind or a removal cut short left", len(removed), fault.Plural(len(removed), "entry", "entries")))
+	}
+	unlocked, err := d.repairLocks()
+	if did = append(did, unlocked...); err != nil {
+		return did, err
 	}
 	bisected, err := d.repairBisect(ctx)
 	return append(did, bisected...), err

@@ -3,7 +3,23 @@ package fault
 import (
 	"fmt"
 	"strings"
+	"time"
 )
+
+// Ago says briefly how long ago something was that happened d ago.
+func Ago(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "now"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds ago", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
 
 // Plural picks the word for n things, for messages that count.
 func Plural(n int, one, many string) string {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -73,15 +74,27 @@ func Select(j *Journal, refs map[int]string, r Retention, now time.Time) (doomed
 	return doomed, forgotten, kept
 }
 
-// Prune applies retention now. Refs are deleted in one `update-ref --stdin`
-// transaction, each with its expected old value, so a ref that moved in
-// the meantime fails the whole transaction instead of being lost; then a
-// pruned event names them, and the journal is compacted (Compact), so
-// that it holds what retention keeps and does not grow with every hook
-// call forever. gc is never run: the objects go when the repository's own
+// Prune applies retention now. A pruned event names the checkpoints,
+// then their refs are deleted in one `update-ref --stdin` transaction,
+// each with its expected old value, so a ref that moved in the meantime
+// fails the whole transaction instead of being lost; then the journal
+// is compacted (Compact), so that it holds what retention keeps and does
+// not grow with every hook call forever. gc is never run: the objects go when the repository's own
 // gc gets to them. With dry, nothing changes. The caller holds the lock.
 func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Retention, dry bool) (*PruneResult, error) {
 	doomed, forgotten, kept := Select(j, refs, r, s.Now())
+	if !dry {
+		// A ref whose lock a killed command left cannot be deleted, and
+		// would fail the whole transaction: it stays until its lock is
+		// stale, and goes then (refLockGone removes it).
+		doomed = slices.DeleteFunc(doomed, func(c *Record) bool {
+			if s.CommonDir == "" || s.refLockGone(c.N) {
+				return false
+			}
+			kept++
+			return true
+		})
+	}
 	res := &PruneResult{Pruned: doomed, Forgotten: forgotten, Kept: kept}
 	orphans, err := s.pruneOrphans(ctx, r, s.Now(), dry)
 	if err != nil {
@@ -91,6 +104,18 @@ func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Re
 	if dry || len(doomed)+len(forgotten) == 0 {
 		return res, nil
 	}
+	// The pruned event is journaled before the refs go: a prune killed
+	// in between leaves records that say pruned of refs that are still
+	// there, which the next prune deletes (and any command can still
+	// use), never records of refs that vanished unannounced, which doctor
+	// would have to call lost.
+	var ids []string
+	for _, c := range append(append([]*Record{}, doomed...), forgotten...) {
+		ids = append(ids, c.ID)
+	}
+	if err := s.Append(j, Event{Type: EventPruned, Pruned: ids}); err != nil {
+		return nil, err
+	}
 	if len(doomed) > 0 {
 		var deletes []git.RefUpdate
 		for _, c := range doomed {
@@ -99,16 +124,14 @@ func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Re
 			}
 			deletes = append(deletes, git.RefUpdate{Ref: s.Ref(c.N), Old: c.Commit})
 		}
+		// Deleting refs takes packed-refs.lock, which a prune killed
+		// there leaves; a stale one goes (a young one may be any git's).
+		if s.CommonDir != "" {
+			lockGone(filepath.Join(s.CommonDir, "packed-refs.lock"), true)
+		}
 		if err := s.Git.UpdateRefs(ctx, deletes); err != nil {
 			return nil, fault.Wrap(err, fault.FailedGit, "cannot delete the pruned checkpoints' refs; none was deleted")
 		}
-	}
-	var ids []string
-	for _, c := range append(append([]*Record{}, doomed...), forgotten...) {
-		ids = append(ids, c.ID)
-	}
-	if err := s.Append(j, Event{Type: EventPruned, Pruned: ids}); err != nil {
-		return nil, err
 	}
 	if _, err := s.Compact(j); err != nil {
 		return nil, fault.Wrap(err, fault.FailedIO, "pruned %d checkpoints, but could not compact the journal (it is whole as it is)", len(ids))

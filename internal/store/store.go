@@ -20,7 +20,9 @@ type Store struct {
 	Dir       string // state directory: journal, private index, lock, staging
 	Worktree  string // "main" or "wt-<name>"
 	RefPrefix string // refs/checkpoints/<worktree>/
-	CommonDir string // the repository's shared git directory, which knows its worktrees
+	// CommonDir is the repository's shared git directory, which knows
+	// its worktrees and where git keeps the refs and their locks.
+	CommonDir string
 	Git       *git.Runner
 	Now       func() time.Time
 }

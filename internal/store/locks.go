@@ -1,0 +1,179 @@
+package store
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// git writes a ref, packed-refs or an index by creating NAME.lock beside
+// it, writing the new content there and renaming it into place. A git
+// killed in between (SIGKILL, or SIGTERM to the process group, which is
+// what an agent's hook timeout sends, to a git that is past its own
+// clean-up) leaves NAME.lock, and from then on every git that writes NAME
+// fails with "File exists". git never removes such a lock itself: it
+// cannot know that the writer is gone.
+//
+// The store can, for the files only its own commands write: the refs
+// under refs/checkpoints/ and the private index. Every command of ours
+// that writes them holds the store lock, so a holder that finds such a
+// lock knows that no command of ours is writing it, only perhaps an
+// orphaned git of a command killed a moment ago, still finishing. Hence
+// the two rules: a new checkpoint never waits for a lock, it takes the
+// next number (NextN); a lock is removed only once it is older than
+// StaleAfter (NextN, Prune, doctor --fix). The private index's lock,
+// which every capture needs, is settled when the store lock is taken
+// (settleIndexLock): an orphaned git still writing the private index
+// (its command was killed alone, with SIGKILL) is waited for, since it
+// renames index.lock into place at its end, and would rename a new
+// capture's own index.lock if that one had been removed from under it.
+
+// StaleAfter is the age past which a lock under refs/checkpoints/ or in
+// the state directory is taken for one a killed command left. git holds
+// a ref's lock for the moments between writing it and renaming it, and
+// an orphaned git finishes within those too: ten seconds is thousands of
+// times that, and short enough that nobody waits for doctor --fix.
+const StaleAfter = 10 * time.Second
+
+// SharedStaleAfter is StaleAfter for packed-refs.lock, which every git of
+// the repository takes (gc, fetch --prune, branch -d), for as long as it
+// rewrites the whole packed-refs file: longer, and never ours alone.
+const SharedStaleAfter = time.Minute
+
+// LockFile is a lock file git left in the store's reach.
+type LockFile struct {
+	Path string // absolute
+	// Age is since its mtime, by the wall clock (not Store.Now, which a
+	// test may fix): the filesystem dates files by the wall clock.
+	Age time.Duration
+	// Shared marks packed-refs.lock, which any git of the repository
+	// takes, not only ours.
+	Shared bool
+}
+
+// Stale reports whether the lock is old enough that nothing can still be
+// writing it.
+func (l LockFile) Stale() bool {
+	if l.Shared {
+		return l.Age > SharedStaleAfter
+	}
+	return l.Age > StaleAfter
+}
+
+// PrivateIndex is the private index captures write (DESIGN 4), in the
+// state directory.
+func (s *Store) PrivateIndex() string { return s.Path("index") }
+
+// refLock is the lock file git makes to write checkpoint n's ref (the
+// files backend's: a loose ref's path with ".lock").
+func (s *Store) refLock(n int) string {
+	return filepath.Join(s.CommonDir, filepath.FromSlash(s.Ref(n))+".lock")
+}
+
+// NextN returns the number of a new checkpoint: one above every
+// recorded one, passing over a number whose ref lock a killed command
+// left (its ref cannot be made until the lock goes), unless that lock is
+// stale, which it then removes. A number passed over is never used: if
+// an orphaned git was still making that ref, the next command adopts it
+// (Adopt). The caller holds the lock.
+func (s *Store) NextN(j *Journal) int {
+	n := j.MaxN() + 1
+	for s.CommonDir != "" && !s.refLockGone(n) {
+		n++
+	}
+	return n
+}
+
+// refLockGone reports whether checkpoint n's ref has no lock (any more):
+// there was none, or it was stale and is now removed.
+func (s *Store) refLockGone(n int) bool { return lockGone(s.refLock(n), false) }
+
+// lockGone reports whether the lock file path is absent, removing it
+// first when it is stale.
+func lockGone(path string, shared bool) bool {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return os.IsNotExist(err)
+	}
+	l := LockFile{Path: path, Age: time.Since(fi.ModTime()), Shared: shared}
+	return l.Stale() && os.Remove(path) == nil
+}
+
+// Locks lists the lock files a killed command can leave where the store
+// writes: under refs/checkpoints/ (every store's, including fetched
+// ones), the state directory's (the private index's), and the
+// repository's packed-refs.lock, which deleting a packed checkpoint ref
+// takes. Young ones are listed too: a caller decides with Stale.
+func (s *Store) Locks() []LockFile {
+	var out []LockFile
+	add := func(path string, fi fs.FileInfo, shared bool) {
+		out = append(out, LockFile{Path: path, Age: time.Since(fi.ModTime()), Shared: shared})
+	}
+	if s.CommonDir != "" {
+		filepath.WalkDir(filepath.Join(s.CommonDir, "refs", "checkpoints"), func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".lock") {
+				if fi, err := d.Info(); err == nil {
+					add(path, fi, false)
+				}
+			}
+			return nil
+		})
+		path := filepath.Join(s.CommonDir, "packed-refs.lock")
+		if fi, err := os.Lstat(path); err == nil {
+			add(path, fi, true)
+		}
+	}
+	if entries, err := os.ReadDir(s.Dir); err == nil {
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".lock") && e.Type().IsRegular() {
+				if fi, err := e.Info(); err == nil {
+					add(filepath.Join(s.Dir, e.Name()), fi, false)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b LockFile) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// RemoveStaleLocks removes the stale ones of Locks, and returns them. The
+// caller holds the lock.
+func (s *Store) RemoveStaleLocks() ([]LockFile, error) {
+	var removed []LockFile
+	for _, l := range s.Locks() {
+		if !l.Stale() {
+			continue
+		}
+		if err := os.Remove(l.Path); err != nil && !os.IsNotExist(err) {
+			return removed, err
+		}
+		removed = append(removed, l)
+	}
+	return removed, nil
+}
+
+// settleIndexLock removes the private index's lock, which a killed
+// capture left, once nothing has it open: a git still writing it (an
+// orphan of a command killed alone) is waited for, up to a minute.
+// Where open files cannot be seen (not Linux), it waits until the lock
+// is StaleAfter old, which only a command killed there pays. The caller
+// has just taken the store lock.
+func (s *Store) settleIndexLock() {
+	path := s.PrivateIndex() + ".lock"
+	deadline := time.Now().Add(SharedStaleAfter)
+	for {
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return // none, or the orphan finished and renamed it
+		}
+		open, known := openBySome(path)
+		if (known && !open) || (!known && time.Since(fi.ModTime()) > StaleAfter) || time.Now().After(deadline) {
+			os.Remove(path)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
