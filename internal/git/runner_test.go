@@ -36,3 +36,21 @@ func TestWithoutLocalVars(t *testing.T) {
 		t.Errorf("without = %q, want %q", got, want)
 	}
 }
+
+// TestOwns checks which paths of the tree are the repository's own
+// directory: a git directory elsewhere in the tree and what is below it,
+// never a name that only begins alike, nor anything when the git
+// directory is outside the tree.
+func TestOwns(t *testing.T) {
+	home := &Repo{Top: "/h", GitDir: "/h/.dotfiles", CommonDir: "/h/.dotfiles"}
+	for p, want := range map[string]bool{".dotfiles": true, ".dotfiles/": true, ".dotfiles/objects/ab/cd": true,
+		".dotfiles2": false, ".bashrc": false, "a/.dotfiles": false} {
+		if got := home.Owns(p); got != want {
+			t.Errorf("Owns(%q) = %v, want %v", p, got, want)
+		}
+	}
+	away := &Repo{Top: "/w/tree", GitDir: "/w/repo/.git", CommonDir: "/w/repo/.git"}
+	if away.Owns("repo/.git") || away.Owns(".git") {
+		t.Error("a git directory outside the tree owns a path of it")
+	}
+}
