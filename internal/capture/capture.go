@@ -725,6 +725,9 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 			continue
 		}
 		path := e.path
+		if c.Repo.Owns(path) {
+			continue // a git directory in the tree (Repo.Owns)
+		}
 		if e.kind == '?' && strings.HasSuffix(path, "/") {
 			// git lists a nested repository as one directory.
 			path = strings.TrimSuffix(path, "/")

@@ -27,39 +27,42 @@ import (
 // stat cache spares unchanged files from being hashed again; it is seeded
 // from the real index and re-seeded whenever the real index or an exclude
 // file changes, so that what the user untracked and ignored stops being
-// captured.
+// captured. Every path in it is a store.Paths or a store.ByPath key, so
+// a name that is not UTF-8 keeps its bytes (a JSON string would make it
+// U+FFFD); a state that does not decode is an empty one, which a re-seed
+// and a scan of every file rebuild.
 type indexState struct {
-	Real      string            `json:"real"`      // fingerprint of the real index at seeding
-	Exclude   string            `json:"exclude"`   // fingerprint of .git/info/exclude
-	Tree      string            `json:"tree"`      // tree of the private index after the last capture
-	SkipWork  []string          `json:"skip"`      // skip-worktree paths in the real index
-	Gitlinks  map[string]string `json:"gitlinks"`  // gitlink path to commit, at seeding
-	Untracked int               `json:"untracked"` // paths in the private index not in the real one (informational)
-	Entries   string            `json:"entries"`   // digest of the real index's entries (ls-files -s -v) at seeding
+	Real      string               `json:"real"`      // fingerprint of the real index at seeding
+	Exclude   string               `json:"exclude"`   // fingerprint of .git/info/exclude
+	Tree      string               `json:"tree"`      // tree of the private index after the last capture
+	SkipWork  store.Paths          `json:"skip"`      // skip-worktree paths in the real index
+	Gitlinks  store.ByPath[string] `json:"gitlinks"`  // gitlink path to commit, at seeding
+	Untracked int                  `json:"untracked"` // paths in the private index not in the real one (informational)
+	Entries   string               `json:"entries"`   // digest of the real index's entries (ls-files -s -v) at seeding
 	// Attrs says the tree has an attributes file, so git may convert
 	// files (see raw.go); Raw and RawTree are the raw overlay.
-	Attrs   bool                `json:"attrs,omitempty"`
-	Raw     map[string]rawEntry `json:"raw,omitempty"`
-	RawTree string              `json:"raw_tree,omitempty"`
+	Attrs   bool                   `json:"attrs,omitempty"`
+	Raw     store.ByPath[rawEntry] `json:"raw,omitempty"`
+	RawTree string                 `json:"raw_tree,omitempty"`
 	// Dropped are paths captures removed from the private index (a
 	// file deleted, or replaced by a directory). One the real index
 	// tracks and that matches an ignore rule would not be seen again when
 	// it comes back: the walk of untracked files ignores it, and git
 	// ignores no tracked file (see returned).
-	Dropped []string `json:"dropped,omitempty"`
+	Dropped store.Paths `json:"dropped,omitempty"`
 	// Unsupported are paths a scan found of a type git cannot store (a
 	// FIFO where a file was): git's walk does not list them once the
 	// private index lost them, so each capture looks at them again
 	// (listUnsupported).
-	Unsupported []string `json:"unsupported,omitempty"`
+	Unsupported store.Paths `json:"unsupported,omitempty"`
 	// TooBig are the files over checkpoint.maxFileBytes the last whole
 	// scan found to be new content, with their stat data (tooBig).
-	TooBig map[string]string `json:"too_big,omitempty"`
+	TooBig store.ByPath[string] `json:"too_big,omitempty"`
 	// Result and Pending describe a snapshot taken without updating the
 	// private index (pending.go): its tree, and the paths it changed
 	// against Tree.
-	Result  string                  `json:"result,omitempty"`
-	Pending map[string]pendingEntry `json:"pending,omitempty"`
+	Result  string                     `json:"result,omitempty"`
+	Pending store.ByPath[pendingEntry] `json:"pending,omitempty"`
 	// Monitor is what the last scan through a file system monitor saw,
 	// which can spare the next capture its scan (monitor.go).
 	Monitor *monitorState `json:"monitor,omitempty"`

@@ -288,6 +288,9 @@ func (c *Capturer) fromTop(p string) (rel string, inside, ok bool) {
 			return "", true, false
 		}
 	}
+	if c.Repo.Owns(rel) {
+		return "", false, true // the repository's own directory is no part of the tree
+	}
 	return rel, true, true
 }
 

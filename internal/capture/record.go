@@ -109,8 +109,8 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 	last := j.Latest()
 	var err error
 	rec := c.newRecord(snap, opts)
-	if !opts.NoDedup && last != nil && last.Tree == snap.Tree && last.Head == c.Repo.Head &&
-		last.Branch == c.Repo.Branch && last.Raw == snap.Raw {
+	if !opts.NoDedup && last != nil && last.Holds(snap.Tree, snap.Raw) && last.Head == c.Repo.Head &&
+		last.Branch == c.Repo.Branch {
 		rec.ID, rec.N, rec.Commit, rec.Reused = last.ID, last.N, last.Commit, true
 		return rec, nil
 	}

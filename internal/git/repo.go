@@ -67,6 +67,26 @@ func Discover(ctx context.Context, r *Runner) (*Repo, error) {
 	return repo, nil
 }
 
+// Owns reports whether rel, a path from the top of the tree ("/"
+// separated, a directory with or without its trailing slash), is the
+// repository's own git directory (this worktree's or the common one)
+// or below it. git's walk passes over a directory named .git and
+// nothing else: a git directory elsewhere in the tree (dotfiles in a
+// bare repository at ~/.dotfiles whose work tree is ~) is untracked
+// files to it. A checkpoint never holds them: a rewind would write the
+// index, refs and objects, and the store's own journal.
+func (r *Repo) Owns(rel string) bool {
+	rel = strings.TrimSuffix(rel, "/")
+	top := filepath.ToSlash(filepath.Clean(r.Top)) + "/"
+	for _, dir := range []string{r.GitDir, r.CommonDir} {
+		own, ok := strings.CutPrefix(filepath.ToSlash(filepath.Clean(dir)), top)
+		if ok && (rel == own || strings.HasPrefix(rel, own+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
 // discoverEach runs one rev-parse per path Discover asks for (and one for HEAD),
 // for paths that hold newlines.
 func discoverEach(ctx context.Context, r *Runner) ([]string, error) {

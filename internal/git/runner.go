@@ -178,14 +178,14 @@ func setIn(env []string, names ...string) bool {
 	return false
 }
 
-// Anchor returns env with GIT_DIR and GIT_WORK_TREE, when the caller set
-// either, made absolute from what Discover found. A relative GIT_DIR is
-// relative to where the command started, but every later call runs at
-// the top of the tree, where it would name another directory or none.
+// Anchor returns env with GIT_DIR and GIT_WORK_TREE set to what Discover
+// found, for every later call: they run at the top of the tree, from
+// where git's own search may find another repository or none. The git
+// directory is not always the tree's .git: a relative GIT_DIR names
+// another directory from the top than from where the command started,
+// and a repository whose core.worktree names its tree (dotfiles in a
+// bare repository, a .git elsewhere) has none in its tree at all.
 func Anchor(env []string, repo *Repo) []string {
-	if !setIn(env, "GIT_DIR", "GIT_WORK_TREE") {
-		return env
-	}
 	return append(without(env, []string{"GIT_DIR", "GIT_WORK_TREE"}),
 		"GIT_DIR="+repo.GitDir, "GIT_WORK_TREE="+repo.Top)
 }

@@ -46,7 +46,7 @@ func (r *Rewinder) Fork(ctx context.Context, id, path string, dry bool) (*Fork, 
 		if err != nil {
 			return nil, err
 		}
-		if t := DefaultTarget(j, refs, snap.Tree); t != nil {
+		if t := DefaultTarget(j, refs, snap.Tree, snap.Raw); t != nil {
 			id = t.ID
 		} else {
 			id = "@"

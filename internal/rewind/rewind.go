@@ -220,7 +220,7 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 		}
 	}
 	if pr.Target == nil {
-		if pr.Target, err = defaultTargetOrError(j, refs, pr.Snap.Tree); err != nil {
+		if pr.Target, err = defaultTargetOrError(j, refs, pr.Snap.Tree, pr.Snap.Raw); err != nil {
 			return nil, err
 		}
 	}
@@ -277,7 +277,9 @@ func (r *Rewinder) sealer(pr *Prepared) func(tree string) (capture.Options, bool
 	return func(tree string) (capture.Options, bool) {
 		target := pr.Target
 		if target == nil {
-			if target = DefaultTarget(pr.Journal, pr.refs, tree); target == nil {
+			// A sealed commit is one of a snapshot with no raw
+			// overlay (Capturer.seal).
+			if target = DefaultTarget(pr.Journal, pr.refs, tree, ""); target == nil {
 				return capture.Options{}, false
 			}
 		}

@@ -6,8 +6,10 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
-// DefaultTarget is the start of the latest turn whose tree differs from
-// tree; without turns, the newest checkpoint that differs, passing over the
+// DefaultTarget is the start of the latest turn whose files differ from
+// the tree's (tree and its raw overlay raw, as a snapshot has them: a
+// difference of line endings alone is one, as the plan finds it);
+// without turns, the newest checkpoint that differs, passing over the
 // ones rewinds take themselves (pre_rewind, rewind) and partial ones. A
 // turn start counts whichever way its checkpoint was first made: a turn
 // start scans the whole tree, so one that reuses a tool call's partial
@@ -15,10 +17,10 @@ import (
 // Either way `git rewind` twice goes further back: right after a rewind,
 // only checkpoints older than its target count. It never redoes (that is
 // --undo).
-func DefaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Record {
+func DefaultTarget(j *store.Journal, refs map[int]string, tree, raw string) *store.Record {
 	before := rewoundTo(j)
 	usable := func(c *store.Record) bool {
-		return c.Tree != tree && refs[c.N] == c.Commit && c.N < before
+		return !c.Holds(tree, raw) && refs[c.N] == c.Commit && c.N < before
 	}
 	for c := range turns.LatestStarts(j) {
 		if usable(c) {
@@ -40,8 +42,8 @@ func DefaultTarget(j *store.Journal, refs map[int]string, tree string) *store.Re
 
 // defaultTargetOrError is DefaultTarget, or the error that says why there
 // is none.
-func defaultTargetOrError(j *store.Journal, refs map[int]string, tree string) (*store.Record, error) {
-	if t := DefaultTarget(j, refs, tree); t != nil {
+func defaultTargetOrError(j *store.Journal, refs map[int]string, tree, raw string) (*store.Record, error) {
+	if t := DefaultTarget(j, refs, tree, raw); t != nil {
 		return t, nil
 	}
 	if len(refs) == 0 {

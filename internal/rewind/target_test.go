@@ -73,7 +73,7 @@ func TestDefaultTarget(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			j, refs := history(t, tc.story)
 			got := ""
-			if r := DefaultTarget(j, refs, tc.tree); r != nil {
+			if r := DefaultTarget(j, refs, tc.tree, ""); r != nil {
 				got = r.ID
 			}
 			if got != tc.want {

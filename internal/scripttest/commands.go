@@ -170,7 +170,11 @@ func gitstate(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) > 2 {
 		repo = args[2]
 	}
-	state := gitFiles(ts, filepath.Join(ts.MkAbs(repo), ".git"))
+	gitDir := filepath.Join(ts.MkAbs(repo), ".git")
+	if _, err := os.Lstat(gitDir); err != nil {
+		gitDir = ts.MkAbs(repo) // a git directory itself: a bare repository
+	}
+	state := gitFiles(ts, gitDir)
 	compare(ts, args[0], args[1]+".gitstate", state)
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -70,5 +72,107 @@ func (s *Skip) UnmarshalJSON(b []byte) error {
 	}
 	*s = Skip(v.plainSkip)
 	s.Path = fromRawName(s.Path, v.PathBase64)
+	return nil
+}
+
+// ByPath is a map keyed by path whose JSON keeps every name's bytes. A
+// JSON object's keys are strings, which turn a name that is not UTF-8
+// into U+FFFD (two names into one), so the map goes out as a list of
+// entries sorted by path, each {"path", "path_base64" when not UTF-8,
+// "entry"}. The object an older version wrote is not read (an error):
+// its names may be lost already, and what holds it rebuilds it.
+type ByPath[V any] map[string]V
+
+// byPathEntry is one entry of a ByPath in JSON.
+type byPathEntry[V any] struct {
+	Path       string `json:"path"`
+	PathBase64 string `json:"path_base64,omitempty"`
+	Entry      V      `json:"entry"`
+}
+
+// MarshalJSON writes the entries sorted by path, so that the same map
+// is the same bytes.
+func (m ByPath[V]) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("null"), nil
+	}
+	list := make([]byPathEntry[V], 0, len(m))
+	for p, v := range m {
+		list = append(list, byPathEntry[V]{Path: p, PathBase64: RawName(p), Entry: v})
+	}
+	slices.SortFunc(list, func(a, b byPathEntry[V]) int { return strings.Compare(a.Path, b.Path) })
+	return json.Marshal(list)
+}
+
+// UnmarshalJSON reads the list MarshalJSON writes.
+func (m *ByPath[V]) UnmarshalJSON(b []byte) error {
+	var list []byPathEntry[V]
+	if err := json.Unmarshal(b, &list); err != nil {
+		return err
+	}
+	if list == nil {
+		*m = nil
+		return nil
+	}
+	*m = make(ByPath[V], len(list))
+	for _, e := range list {
+		(*m)[fromRawName(e.Path, e.PathBase64)] = e.Entry
+	}
+	return nil
+}
+
+// Paths is a list of paths whose JSON keeps every name's bytes: a
+// string for a UTF-8 name, as a list of strings always was, and
+// {"path", "path_base64"} for another, so a list an older version wrote
+// reads as it did.
+type Paths []string
+
+// rawPath is a name that is not UTF-8 in a Paths.
+type rawPath struct {
+	Path       string `json:"path"`
+	PathBase64 string `json:"path_base64"`
+}
+
+// MarshalJSON writes each path as a string, or as an object when it is
+// not UTF-8.
+func (ps Paths) MarshalJSON() ([]byte, error) {
+	if ps == nil {
+		return []byte("null"), nil
+	}
+	list := make([]any, len(ps))
+	for i, p := range ps {
+		if raw := RawName(p); raw != "" {
+			list[i] = rawPath{Path: p, PathBase64: raw}
+		} else {
+			list[i] = p
+		}
+	}
+	return json.Marshal(list)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: a list of strings at
+// once, and one with objects element by element.
+func (ps *Paths) UnmarshalJSON(b []byte) error {
+	var plain []string
+	if json.Unmarshal(b, &plain) == nil {
+		*ps = plain
+		return nil
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(b, &list); err != nil {
+		return err
+	}
+	out := make(Paths, len(list))
+	for i, e := range list {
+		if err := json.Unmarshal(e, &out[i]); err == nil {
+			continue
+		}
+		var r rawPath
+		if err := json.Unmarshal(e, &r); err != nil {
+			return err
+		}
+		out[i] = fromRawName(r.Path, r.PathBase64)
+	}
+	*ps = out
 	return nil
 }

@@ -51,6 +51,13 @@ type Record struct {
 	TranscriptAt string `json:"transcript_at,omitempty"`
 }
 
+// Holds reports whether the checkpoint's files are tree with the raw
+// overlay raw: what a rewind to it would leave on disk. Two checkpoints
+// of one tree can hold other bytes (line endings git stores alike),
+// which only their overlays tell apart; a capture that reuses a
+// checkpoint and a rewind that looks for one that differs ask this.
+func (r *Record) Holds(tree, raw string) bool { return r.Tree == tree && r.Raw == raw }
+
 // Skip is a path a checkpoint did not capture, and why.
 type Skip struct {
 	Path   string `json:"path"`
