@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/scripttest"
@@ -41,7 +42,7 @@ var (
 
 // mop is one step of a scenario.
 type mop struct {
-	kind    string // write, remove, symlink, nest, ignore, commit, checkpoint, partial, rewind, paths, undo
+	kind    string // write, remove, symlink, nest, fifo, ignore, attrs, config, commit, checkpoint, partial, rewind, paths, during, undo
 	path    string
 	data    string
 	exec    bool
@@ -57,8 +58,14 @@ func (o mop) String() string {
 			mode = " (+x)"
 		}
 		return fmt.Sprintf("write %q %q%s", o.path, o.data, mode)
-	case "remove", "nest":
+	case "remove", "nest", "fifo":
 		return fmt.Sprintf("%s %q", o.kind, o.path)
+	case "attrs":
+		return fmt.Sprintf("attrs %q", o.data)
+	case "config":
+		return fmt.Sprintf("git config %s %s", o.path, o.data)
+	case "during":
+		return fmt.Sprintf("rewind #%d while %q is written", o.target, o.path)
 	case "symlink":
 		return fmt.Sprintf("symlink %q -> %q", o.path, o.data)
 	case "ignore":
@@ -82,6 +89,20 @@ var modelContents = []string{"one\n", "two\r\nlines\r\n", "\x00\x01binary\xff", 
 
 var modelIgnores = []string{"", "*.log\n", "build/\n", "*.log\nbuild/\n", "x\n", "dir/sub/\n"}
 
+// Attributes that make git convert what it stores (line endings, an
+// encoding a file may not be in) and settings that change how git reads
+// the disk, flipped between a checkpoint and the rewind to it: neither
+// may change the bytes, the executable bit or the kinds a rewind brings
+// back (invariant 10). A tight size limit leaves files out, never a
+// rewind undone (invariant 11).
+var modelAttrs = []string{"", "* text=auto\n", "*.txt eol=crlf\n", "*.txt working-tree-encoding=UTF-16\n"}
+
+var modelConfigs = [][2]string{
+	{"core.autocrlf", "true"}, {"core.autocrlf", "false"}, {"core.autocrlf", "input"},
+	{"core.fileMode", "false"}, {"core.fileMode", "true"},
+	{"checkpoint.maxTotalBytes", "40"}, {"checkpoint.maxTotalBytes", "2g"},
+}
+
 func genScenario(seed int64, steps int) []mop {
 	r := rand.New(rand.NewSource(seed))
 	pick := func(list []string) string { return list[r.Intn(len(list))] }
@@ -94,18 +115,27 @@ func genScenario(seed int64, steps int) []mop {
 			ops = append(ops, mop{kind: "remove", path: pick(modelNames)})
 		case n < 42:
 			ops = append(ops, mop{kind: "symlink", path: pick(modelNames), data: pick([]string{"a.txt", "dir", "../outside", "nowhere"})})
-		case n < 45:
+		case n < 44:
 			ops = append(ops, mop{kind: "nest", path: pick(modelNames)})
-		case n < 50:
+		case n < 45:
+			ops = append(ops, mop{kind: "fifo", path: pick(modelNames)})
+		case n < 48:
 			ops = append(ops, mop{kind: "ignore", path: pick([]string{".gitignore", "dir/.gitignore"}), data: pick(modelIgnores)})
+		case n < 49:
+			ops = append(ops, mop{kind: "attrs", data: pick(modelAttrs)})
+		case n < 50:
+			c := modelConfigs[r.Intn(len(modelConfigs))]
+			ops = append(ops, mop{kind: "config", path: c[0], data: c[1]})
 		case n < 54:
 			ops = append(ops, mop{kind: "commit"})
 		case n < 70:
 			ops = append(ops, mop{kind: "checkpoint"})
 		case n < 76:
 			ops = append(ops, mop{kind: "partial"})
-		case n < 88:
+		case n < 85:
 			ops = append(ops, mop{kind: "rewind", target: r.Intn(1000)})
+		case n < 88:
+			ops = append(ops, mop{kind: "during", target: r.Intn(1000), path: pick(modelNames)})
 		case n < 94:
 			ops = append(ops, mop{kind: "paths", target: r.Intn(1000), path: pick(modelNames)})
 		default:
@@ -166,11 +196,16 @@ type model struct {
 	// undoable is the whole tree before the last rewind, while an undo
 	// can still go back to it.
 	undoable map[string]string
+	// converts says git may store a file otherwise than its bytes (an
+	// attribute or a setting asked for it once): a checkpoint's blobs are
+	// then not the files' bytes, and only its paths are compared with
+	// the tree; a rewind must still give the bytes back.
+	converts bool
 }
 
 type snapshot struct {
 	id    string
-	files map[string]string // path -> git's mode and blob id
+	files map[string]string // path -> mode and blob id of its bytes on disk
 }
 
 func runScenario(t *testing.T, ops []mop) (err error) {
@@ -210,6 +245,29 @@ func (m *model) step(o mop) error {
 			os.Symlink(o.data, full)
 		}
 		m.touch(o.path)
+	case "fifo":
+		os.RemoveAll(full)
+		if os.MkdirAll(filepath.Dir(full), 0o755) == nil {
+			syscall.Mkfifo(full, 0o644)
+		}
+		m.touch(o.path)
+	case "attrs":
+		full = filepath.Join(m.dir, ".gitattributes")
+		os.RemoveAll(full)
+		if o.data != "" {
+			os.WriteFile(full, []byte(o.data), 0o644)
+			m.converts = true
+		}
+		m.touch(".gitattributes")
+		m.dirty["*"] = true
+	case "config":
+		if r := run(m.t, m.dir, m.env, "git", "config", o.path, o.data); r.code != 0 {
+			return fmt.Errorf("git config: %s", r.stderr)
+		}
+		if o.path != "checkpoint.maxTotalBytes" {
+			m.converts = true
+		}
+		m.dirty["*"] = true
 	case "nest":
 		os.RemoveAll(full)
 		if os.MkdirAll(full, 0o755) == nil {
@@ -250,7 +308,12 @@ func (m *model) step(o mop) error {
 		if o.kind == "paths" {
 			paths = []string{o.path}
 		}
-		return m.rewind(m.snaps[o.target%len(m.snaps)], paths)
+		return m.rewind(m.snaps[o.target%len(m.snaps)], paths, "")
+	case "during":
+		if len(m.snaps) == 0 {
+			return nil
+		}
+		return m.rewind(m.snaps[o.target%len(m.snaps)], nil, o.path)
 	case "undo":
 		return m.undo()
 	}
@@ -273,12 +336,20 @@ func (m *model) checkpoint(named []string) error {
 		args = append(args, "--changed="+p)
 	}
 	r := run(m.t, m.dir, m.env, "git", args...)
+	if r.code == 1 && strings.Contains(r.stdout, `"failed.checkpoint_too_large"`) {
+		// Over a tight checkpoint.maxTotalBytes a checkpoint asked for
+		// fails, changing nothing; rewinds must still work.
+		return m.same(before, state)
+	}
 	if r.code != 0 {
 		return fmt.Errorf("git checkpoint: exit %d: %s", r.code, r.stderr)
 	}
 	var rec struct {
-		ID     string `json:"id"`
-		Commit string `json:"commit"`
+		ID      string `json:"id"`
+		Commit  string `json:"commit"`
+		Skipped []struct {
+			Path, Reason string
+		} `json:"skipped"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
 		return fmt.Errorf("git checkpoint --json: %v: %s", err, r.stdout)
@@ -294,12 +365,36 @@ func (m *model) checkpoint(named []string) error {
 	if err != nil {
 		return err
 	}
+	// A file the checkpoint says it skipped (too big, of a kind git
+	// cannot hold) is in neither; a rewind to it must leave such a path.
+	for _, sk := range rec.Skipped {
+		delete(want, sk.Path)
+		delete(got, sk.Path)
+	}
+	if m.converts {
+		// Blobs hold what git stores; the bytes are checked when a
+		// rewind brings them back.
+		want, got = pathsOf(want), pathsOf(got)
+	}
 	if d := diffFiles(want, got); d != "" {
 		return fmt.Errorf("%s holds what git does not see as the tree (was: what git sees, now: the checkpoint):\n%s", rec.ID, d)
+	}
+	if m.converts {
+		if want, err = m.visible(); err != nil {
+			return err
+		}
+		for _, sk := range rec.Skipped {
+			delete(want, sk.Path)
+		}
 	}
 	m.snaps = append(m.snaps, snapshot{id: rec.ID, files: want})
 	m.dirty = map[string]bool{}
 	return nil
+}
+
+type leftDoc struct {
+	Path, Reason string
+	Kept         string `json:"kept"` // a file kept aside, changed_during_rewind
 }
 
 type rewindDoc struct {
@@ -307,15 +402,15 @@ type rewindDoc struct {
 	Files []struct {
 		Path, Change string
 	} `json:"files"`
-	Left []struct {
-		Path, Reason string
-		Kept         string `json:"kept"` // a file kept aside, changed_during_rewind
-	} `json:"left"`
-	Exact *bool `json:"exact"`
+	Left  []leftDoc `json:"left"`
+	Exact *bool     `json:"exact"`
 }
 
 // rewind goes back to s (only paths, when given) and checks the result.
-func (m *model) rewind(s snapshot, paths []string) error {
+// With written, a file is written at that path while the rewind holds
+// between its safety checkpoint and its first write: the write must be
+// on disk after it (invariant 9), and the path is not checked against s.
+func (m *model) rewind(s snapshot, paths []string, written string) error {
 	before, state := manifest(m.t, m.dir), m.gitState()
 	visibleBefore, err := m.visible()
 	if err != nil {
@@ -340,7 +435,17 @@ func (m *model) rewind(s snapshot, paths []string) error {
 	if err := m.same(before, state); err != nil {
 		return fmt.Errorf("the dry run changed something: %w", err)
 	}
-	r := run(m.t, m.dir, m.env, "git", append(append(args, "--plan", plan.Plan), tail...)...)
+	var r result
+	wrote := ""
+	if written == "" {
+		r = run(m.t, m.dir, m.env, "git", append(append(args, "--plan", plan.Plan), tail...)...)
+	} else {
+		paused, resume := pausedRewind(m.t, m.dir, m.env, "staged", append(append(slices.Clone(args[1:]), "--plan", plan.Plan), tail...)...)
+		if paused {
+			wrote = m.writeDuring(written)
+		}
+		r = resume()
+	}
 	if r.code != 0 {
 		return fmt.Errorf("rewind --plan %s: exit %d: %s%s", plan.Plan, r.code, r.stdout, r.stderr)
 	}
@@ -348,7 +453,15 @@ func (m *model) rewind(s snapshot, paths []string) error {
 	if err := json.Unmarshal([]byte(r.stdout), &done); err != nil {
 		return fmt.Errorf("rewind: %v: %s", err, r.stdout)
 	}
-	if fmt.Sprint(done.Files) != fmt.Sprint(plan.Files) {
+	// A path written during the rewind moves from the plan's files to
+	// what it left.
+	planned := plan.Files[:0:0]
+	for _, f := range plan.Files {
+		if !slices.ContainsFunc(done.Left, func(l leftDoc) bool { return l.Path == f.Path && l.Reason == "changed_during_rewind" }) {
+			planned = append(planned, f)
+		}
+	}
+	if fmt.Sprint(done.Files) != fmt.Sprint(planned) {
 		return fmt.Errorf("applied %v, the dry run planned %v", done.Files, plan.Files)
 	}
 	if st := m.gitState(); st != state {
@@ -368,6 +481,17 @@ func (m *model) rewind(s snapshot, paths []string) error {
 	left := map[string]bool{}
 	for _, l := range done.Left {
 		left[l.Path] = true
+		if l.Reason == "changed_during_rewind" && (done.Exact == nil || *done.Exact) {
+			return fmt.Errorf("%q changed during the rewind, which says it is exact", l.Path)
+		}
+	}
+	if wrote != "" {
+		full := filepath.Join(m.dir, filepath.FromSlash(written))
+		if b, err := os.ReadFile(full); err != nil || string(b) != wrote {
+			return fmt.Errorf("%q was written during the rewind and holds %q after it (%v)", written, b, err)
+		}
+		left[written] = true
+		m.undoable = nil
 	}
 	isLeft := func(p string) bool {
 		for d := p; d != "."; d = path.Dir(d) {
@@ -407,13 +531,34 @@ func (m *model) rewind(s snapshot, paths []string) error {
 			return fmt.Errorf("%q is there after the rewind to %s, which lacks it", p, s.id)
 		}
 	}
-	if len(done.Files) > 0 {
+	if len(done.Files) > 0 && wrote == "" {
 		// A rewind with nothing to write records none: an undo then
 		// undoes the one before.
 		m.undoable = before
 	}
 	m.dirty["*"] = true
 	return nil
+}
+
+// writeDuring writes a person's line at p, where a regular file or
+// nothing is (in an existing directory), and returns what the file holds
+// then; "" when it wrote nothing.
+func (m *model) writeDuring(p string) string {
+	full := filepath.Join(m.dir, filepath.FromSlash(p))
+	if fi, err := os.Lstat(full); err == nil && !fi.Mode().IsRegular() {
+		return ""
+	}
+	if fi, err := os.Stat(filepath.Dir(full)); err != nil || !fi.IsDir() {
+		return ""
+	}
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return ""
+	}
+	fmt.Fprintln(f, "written during the rewind")
+	f.Close()
+	b, _ := os.ReadFile(full)
+	return string(b)
 }
 
 // undo undoes the last rewind and, when nothing changed since it, checks
@@ -472,8 +617,18 @@ func (m *model) visible() (map[string]string, error) {
 	return files, nil
 }
 
-// describe is the file or symlink at p as git would store it (mode and
-// blob id, a symlink by its target), or "" when there is none.
+// pathsOf is files with its paths alone.
+func pathsOf(files map[string]string) map[string]string {
+	paths := make(map[string]string, len(files))
+	for p := range files {
+		paths[p] = "present"
+	}
+	return paths
+}
+
+// describe is the file or symlink at p by its bytes on disk (mode and
+// blob id, a symlink by its target), or "" when there is none (nothing,
+// a directory, a FIFO).
 func (m *model) describe(p string) string {
 	full := filepath.Join(m.dir, filepath.FromSlash(p))
 	fi, err := os.Lstat(full)
@@ -483,6 +638,8 @@ func (m *model) describe(p string) string {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		target, _ := os.Readlink(full)
 		return "120000 " + blobID([]byte(target))
+	case !fi.Mode().IsRegular():
+		return ""
 	}
 	data, err := os.ReadFile(full)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func parseRewind(t *testing.T, r result) rewindDoc {
@@ -21,10 +22,11 @@ func parseRewind(t *testing.T, r result) rewindDoc {
 	return doc
 }
 
-// pausedRewind starts `git rewind k1 --yes --json` and waits until it
-// holds at the failpoint step (its safety checkpoint taken, nothing in
-// the tree written yet); resume lets it go on and returns how it ended.
-func pausedRewind(t *testing.T, dir string, env []string, step string, args ...string) (resume func() result) {
+// pausedRewind starts `git rewind ARGS` and waits until it holds at the
+// failpoint step, or ends without reaching it (a plan with no file to
+// write); paused says which. resume lets it go on and returns how it
+// ended.
+func pausedRewind(t *testing.T, dir string, env []string, step string, args ...string) (paused bool, resume func() result) {
 	t.Helper()
 	pause := filepath.Join(t.TempDir(), "paused")
 	cmd, stdout, stderr := command(dir, append(env, "GIT_CHECKPOINT_FAILPOINT="+step+":pause="+pause),
@@ -32,13 +34,39 @@ func pausedRewind(t *testing.T, dir string, env []string, step string, args ...s
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFile(t, pause)
-	return func() result {
-		if err := os.Remove(pause); err != nil {
-			t.Fatal(err)
+	ended := make(chan result, 1)
+	go func() { ended <- finish(t, cmd, stdout, stderr) }()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		select {
+		case r := <-ended:
+			return false, func() result { return r }
+		default:
 		}
-		return finish(t, cmd, stdout, stderr)
+		if _, err := os.Lstat(pause); err == nil {
+			return true, func() result {
+				if err := os.Remove(pause); err != nil {
+					t.Fatal(err)
+				}
+				return <-ended
+			}
+		}
 	}
+	cmd.Process.Kill()
+	t.Fatalf("the rewind neither paused nor ended within 30 s (%s)", pause)
+	return false, nil
+}
+
+// baseCheckpoint makes a repository holding files and takes its first
+// checkpoint, k1.
+func baseCheckpoint(t *testing.T, files map[string]string) (dir string, env []string) {
+	t.Helper()
+	env, dir = gitEnv(t), t.TempDir()
+	for name, content := range files {
+		writeFile(t, filepath.Join(dir, name), content, 0o644)
+	}
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	must(t, 0, dir, env, "git", "checkpoint", "-m", "base")
+	return dir, env
 }
 
 // TestRewindKeepsWritesDuringIt writes into the tree while a rewind holds
@@ -88,16 +116,14 @@ func TestRewindKeepsWritesDuringIt(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			env := gitEnv(t)
-			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, "notes.txt"), "v1\n", 0o644)
-			writeFile(t, filepath.Join(dir, "other.txt"), "o1\n", 0o644)
-			must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
-			must(t, 0, dir, env, "git", "checkpoint", "-m", "base")
+			dir, env := baseCheckpoint(t, map[string]string{"notes.txt": "v1\n", "other.txt": "o1\n"})
 			tc.setup(dir)
 			writeFile(t, filepath.Join(dir, "other.txt"), "o2\n", 0o644)
 
-			resume := pausedRewind(t, dir, env, "staged", "k1", "--yes", "--json")
+			paused, resume := pausedRewind(t, dir, env, "staged", "k1", "--yes", "--json")
+			if !paused {
+				t.Fatalf("the rewind ended without pausing:\n%s", resume().stdout)
+			}
 			tc.write(dir)
 			r := resume()
 			if r.code != 0 {
@@ -132,11 +158,7 @@ func TestRewindKeepsWritesDuringIt(t *testing.T) {
 // after the rewind must not go into a file the rewind deleted. The file
 // is left where the writer's descriptor points, in the tree.
 func TestRewindKeepsAnOpenWriter(t *testing.T) {
-	env := gitEnv(t)
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "log.txt"), "start\n", 0o644)
-	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
-	must(t, 0, dir, env, "git", "checkpoint", "-m", "base")
+	dir, env := baseCheckpoint(t, map[string]string{"log.txt": "start\n"})
 	f, err := os.OpenFile(filepath.Join(dir, "log.txt"), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -161,11 +183,7 @@ func TestRewindKeepsAnOpenWriter(t *testing.T) {
 // lost: each is in the tree, in a checkpoint, or in a file the result
 // names as kept. Rounds are bounded; no time is asserted.
 func TestRewindWithAnAppender(t *testing.T) {
-	env := gitEnv(t)
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "log.txt"), "base\n", 0o644)
-	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
-	must(t, 0, dir, env, "git", "checkpoint", "-m", "base")
+	dir, env := baseCheckpoint(t, map[string]string{"log.txt": "base\n"})
 
 	var n atomic.Int64
 	stop := make(chan struct{})

@@ -28,15 +28,7 @@ type Object struct {
 // request that was sent, and otherwise must be "<id> <type> <size>\n",
 // whose id never holds a space.
 func (r *Runner) CatFile(ctx context.Context, requests []string) ([]Object, error) {
-	var in bytes.Buffer
-	for _, req := range requests {
-		if strings.IndexByte(req, 0) >= 0 {
-			return nil, fmt.Errorf("git cat-file: a request holds a NUL byte: %q", req)
-		}
-		in.WriteString(req)
-		in.WriteByte(0)
-	}
-	out, err := r.Run(ctx, Cmd{Args: []string{"cat-file", "--batch", "-z"}, Stdin: in.Bytes()})
+	out, err := r.catFile(ctx, "--batch", requests)
 	if err != nil {
 		return nil, err
 	}
@@ -49,9 +41,9 @@ func (r *Runner) CatFile(ctx context.Context, requests []string) ([]Object, erro
 	return objs, err
 }
 
-// CatFileCheck is CatFile without the bodies (`cat-file --batch-check`):
-// each answer has its id, type and Size, or Missing.
-func (r *Runner) CatFileCheck(ctx context.Context, requests []string) ([]Object, error) {
+// catFile sends requests NUL-delimited to one `git cat-file MODE -z` and
+// returns its answers, unparsed.
+func (r *Runner) catFile(ctx context.Context, mode string, requests []string) ([]byte, error) {
 	var in bytes.Buffer
 	for _, req := range requests {
 		if strings.IndexByte(req, 0) >= 0 {
@@ -60,7 +52,13 @@ func (r *Runner) CatFileCheck(ctx context.Context, requests []string) ([]Object,
 		in.WriteString(req)
 		in.WriteByte(0)
 	}
-	out, err := r.Run(ctx, Cmd{Args: []string{"cat-file", "--batch-check", "-z"}, Stdin: in.Bytes()})
+	return r.Run(ctx, Cmd{Args: []string{"cat-file", mode, "-z"}, Stdin: in.Bytes()})
+}
+
+// CatFileCheck is CatFile without the bodies (`cat-file --batch-check`):
+// each answer has its id, type and Size, or Missing.
+func (r *Runner) CatFileCheck(ctx context.Context, requests []string) ([]Object, error) {
+	out, err := r.catFile(ctx, "--batch-check", requests)
 	if err != nil {
 		return nil, err
 	}

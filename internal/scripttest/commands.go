@@ -313,6 +313,10 @@ func Manifest(root string, skip ...string) (map[string]string, error) {
 			m[rel] = "symlink " + target
 		case fi.IsDir():
 			m[rel] = "dir"
+		case !fi.Mode().IsRegular():
+			// A FIFO, a socket, a device: its kind alone (reading a
+			// FIFO would wait for a writer).
+			m[rel] = "special " + fi.Mode().Type().String()
 		default:
 			data, err := os.ReadFile(path)
 			if err != nil {
