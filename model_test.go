@@ -225,7 +225,7 @@ func (m *model) step(o mop) error {
 	full := filepath.Join(m.dir, filepath.FromSlash(o.path))
 	switch o.kind {
 	case "write":
-		os.RemoveAll(full)
+		removeAll(m.dir, full)
 		mode := os.FileMode(0o644)
 		if o.exec {
 			mode = 0o755
@@ -237,23 +237,23 @@ func (m *model) step(o mop) error {
 		}
 		m.touch(o.path)
 	case "remove":
-		os.RemoveAll(full)
+		removeAll(m.dir, full)
 		m.touch(o.path)
 	case "symlink":
-		os.RemoveAll(full)
+		removeAll(m.dir, full)
 		if os.MkdirAll(filepath.Dir(full), 0o755) == nil {
 			os.Symlink(o.data, full)
 		}
 		m.touch(o.path)
 	case "fifo":
-		os.RemoveAll(full)
+		removeAll(m.dir, full)
 		if os.MkdirAll(filepath.Dir(full), 0o755) == nil {
 			syscall.Mkfifo(full, 0o644)
 		}
 		m.touch(o.path)
 	case "attrs":
 		full = filepath.Join(m.dir, ".gitattributes")
-		os.RemoveAll(full)
+		removeAll(m.dir, full)
 		if o.data != "" {
 			os.WriteFile(full, []byte(o.data), 0o644)
 			m.converts = true
@@ -269,14 +269,14 @@ func (m *model) step(o mop) error {
 		}
 		m.dirty["*"] = true
 	case "nest":
-		os.RemoveAll(full)
+		removeAll(m.dir, full)
 		if os.MkdirAll(full, 0o755) == nil {
 			os.WriteFile(filepath.Join(full, "inner"), []byte("nested\n"), 0o644)
 		}
 		m.touch(o.path)
 		m.touch(o.path + "/inner")
 	case "ignore":
-		os.RemoveAll(full)
+		removeAll(m.dir, full)
 		if os.MkdirAll(filepath.Dir(full), 0o755) == nil {
 			os.WriteFile(full, []byte(o.data), 0o644)
 		}
@@ -318,6 +318,27 @@ func (m *model) step(o mop) error {
 		return m.undo()
 	}
 	return nil
+}
+
+// removeAll is os.RemoveAll of full, below dir, unless a component on its
+// way is not a directory: os.RemoveAll would open it, and a FIFO there
+// waits for a writer forever. Nothing is below such a component anyway.
+func removeAll(dir, full string) {
+	rel, err := filepath.Rel(dir, filepath.Dir(full))
+	if err != nil {
+		return
+	}
+	for cur := dir; rel != "."; {
+		first, rest, _ := strings.Cut(rel, string(filepath.Separator))
+		cur = filepath.Join(cur, first)
+		if fi, err := os.Lstat(cur); err == nil && !fi.IsDir() {
+			return
+		}
+		if rel = rest; rel == "" {
+			break
+		}
+	}
+	os.RemoveAll(full)
 }
 
 // touch notes a path changed since the last checkpoint, with the
@@ -395,6 +416,17 @@ func (m *model) checkpoint(named []string) error {
 type leftDoc struct {
 	Path, Reason string
 	Kept         string `json:"kept"` // a file kept aside, changed_during_rewind
+	// PathBase64 holds the bytes of a name that is not UTF-8, which
+	// Path cannot (see name).
+	PathBase64 []byte `json:"path_base64"`
+}
+
+// name is the path's exact bytes.
+func (l leftDoc) name() string {
+	if l.PathBase64 != nil {
+		return string(l.PathBase64)
+	}
+	return l.Path
 }
 
 type rewindDoc struct {
@@ -480,7 +512,7 @@ func (m *model) rewind(s snapshot, paths []string, written string) error {
 	}
 	left := map[string]bool{}
 	for _, l := range done.Left {
-		left[l.Path] = true
+		left[l.name()] = true
 		if l.Reason == "changed_during_rewind" && (done.Exact == nil || *done.Exact) {
 			return fmt.Errorf("%q changed during the rewind, which says it is exact", l.Path)
 		}

@@ -289,7 +289,7 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, entries map[st
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		body, err := os.ReadFile(full)
+		body, _, err := readEntry(full, fi) // never waits on a FIFO swapped in
 		if err != nil || git.ObjectID("blob", body, hexLen) == e.oid {
 			continue
 		}
