@@ -296,7 +296,8 @@ func compute(ctx context.Context, r *git.Runner, top, current, head string, skip
 }
 
 // skippedHere lists, as left, the paths that were too big or unreadable to
-// capture, now or in the checkpoint, and that the diff did not name: the
+// capture, now or in the checkpoint, and that the diff did not name, under
+// the paths asked for or holding one of them: the
 // rewind does not touch one that is there now (the current snapshot does
 // not hold it) and cannot bring back one the checkpoint does not hold, so
 // the result is not the checkpoint exactly, which the user should know.
@@ -310,13 +311,24 @@ func skippedHere(skipped []store.Skip, p *Plan, paths []string) []Left {
 	}
 	var out []Left
 	for _, s := range skipped {
-		if !s.Unheld() || named[s.Path] || !Under(s.Path, paths) {
+		if !s.Unheld() || named[s.Path] || !Under(s.Path, paths) && !holdsAny(s.Path, paths) {
 			continue
 		}
 		named[s.Path] = true
 		out = append(out, Left{Path: s.Path, Reason: reasonFor(s.Reason)})
 	}
 	return out
+}
+
+// holdsAny reports whether one of paths is below dir: a skipped
+// directory holds what a rewind of such a path would have written.
+func holdsAny(dir string, paths []string) bool {
+	for _, p := range paths {
+		if strings.HasPrefix(p, dir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // heldBy is the reason leave gives for path or for a directory it is in:
