@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/doctor"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -61,9 +62,13 @@ type statusDoc struct {
 
 type statusMCP struct {
 	Registered []agents.Registration `json:"registered"`
-	// Rewind is checkpoint.mcpRewind: the model may apply the plans it
-	// makes (never over a person's edits).
+	// Rewind is checkpoint.mcpRewind as the server reads it: the model
+	// may apply the plans it makes (never over a person's edits).
 	Rewind bool `json:"rewind"`
+	// Ignored are the values of the setting that turn nothing on: set in
+	// the repository's configuration, the environment or git's command
+	// line (config.Within).
+	Ignored []config.Ignored `json:"ignored,omitempty"`
 }
 
 type hookFailures struct {
@@ -138,7 +143,7 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		doc.Hooks = []string{}
 	}
 	env := agents.Env{Top: s.repo.Top, Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
-	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.cfg.MCPRewind}
+	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.cfg.MCPRewind, Ignored: s.cfg.MCPIgnored}
 	if doc.MCP.Registered == nil {
 		doc.MCP.Registered = []agents.Registration{}
 	}
@@ -232,9 +237,17 @@ func (s *session) printStatusMCP(m statusMCP, env agents.Env) {
 	}
 	switch {
 	case m.Rewind:
-		s.out.Printf("%s the model may apply its rewind plans itself, never over a person's edits (checkpoint.mcpRewind; 'git config --unset checkpoint.mcpRewind' turns it off)\n",
+		s.out.Printf("%s the model may apply its rewind plans itself, never over a person's edits (checkpoint.mcpRewind; 'git config --global --unset checkpoint.mcpRewind' turns it off)\n",
 			s.out.Paint("yellow", "mcp rewinds "))
+	case len(m.Ignored) > 0:
+		ig := m.Ignored[len(m.Ignored)-1]
+		where := "on git's command line or in the environment"
+		if ig.File != "" {
+			where = "in " + fault.Quote(displayPath(ig.File, s.cwd, env.Home))
+		}
+		s.out.Printf("mcp rewinds  off: checkpoint.mcpRewind=%s %s is ignored: only your global or system git configuration lets the model apply rewinds ('git config --global checkpoint.mcpRewind true')\n",
+			ig.Value, where)
 	case len(m.Registered) > 0:
-		s.out.Printf("mcp rewinds  off: the model plans, a person applies ('git config checkpoint.mcpRewind true' lets it apply)\n")
+		s.out.Printf("mcp rewinds  off: the model plans, a person applies ('git config --global checkpoint.mcpRewind true' lets it apply)\n")
 	}
 }
