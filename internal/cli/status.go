@@ -69,6 +69,10 @@ type statusMCP struct {
 	// the repository's configuration, the environment or git's command
 	// line (config.Within).
 	Ignored []config.Ignored `json:"ignored,omitempty"`
+	// PassesConfig are registrations that start the server with git
+	// configuration in its environment or on its command line, which it
+	// ignores for the switch: what a repository would turn it on with.
+	PassesConfig []agents.Passing `json:"passes_config,omitempty"`
 }
 
 type hookFailures struct {
@@ -143,7 +147,8 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		doc.Hooks = []string{}
 	}
 	env := agents.Env{Top: s.repo.Top, Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
-	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.cfg.MCPRewind, Ignored: s.cfg.MCPIgnored}
+	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.cfg.MCPRewind, Ignored: s.cfg.MCPIgnored,
+		PassesConfig: agents.MCPConfigPassing(env)}
 	if doc.MCP.Registered == nil {
 		doc.MCP.Registered = []agents.Registration{}
 	}
@@ -234,6 +239,9 @@ func (s *session) printStatusMCP(m statusMCP, env agents.Env) {
 	}
 	for _, r := range m.Registered {
 		s.out.Printf("mcp          %s, %s\n", r.Agent, fault.Quote(displayPath(r.Path, s.cwd, env.Home)))
+	}
+	for _, p := range m.PassesConfig {
+		s.out.Printf("%s %s\n", s.out.Paint("red", "mcp WARN    "), doctor.DescribePassing(p, displayPath(p.Path, s.cwd, env.Home)))
 	}
 	switch {
 	case m.Rewind:
