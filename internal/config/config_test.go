@@ -77,7 +77,7 @@ func TestSet(t *testing.T) {
 	for key, val := range map[string]string{
 		"maxfilebytes": "1m", "maxtotalbytes": "2g", "keep": "7", "keepremote": "3", "keepfor": "3d",
 		"keepsafety": "1h", "locktimeout": "2s", "hooktimeout": "5s", "fsmonitor": "yes", "enabled": "off", "recordprompts": "false",
-		"packevery": "0",
+		"packevery":  "0",
 		"unknownkey": "ignored",
 	} {
 		if err := c.set(key, val); err != nil {
