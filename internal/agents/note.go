@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // noteFile is where a rewind leaves its note for the next prompt, in the
@@ -15,7 +17,7 @@ const noteFile = "pending-note"
 // working tree, replacing an older note.
 func WriteNote(stateDir, text string) error {
 	tmp := filepath.Join(stateDir, noteFile+".tmp"+strconv.Itoa(os.Getpid()))
-	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+	if err := os.WriteFile(tmp, []byte(text), store.PrivateFile); err != nil {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(stateDir, noteFile))

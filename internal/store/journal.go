@@ -741,7 +741,7 @@ func flushJournal(path string, j *Journal) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	created := errors.Is(err, fs.ErrNotExist)
 	if created {
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, PrivateFile)
 	}
 	if err != nil {
 		return err
@@ -799,7 +799,7 @@ func writeHead(path string, j *Journal) error {
 // overwrite writes b over the file at path in place, without a sync, and
 // cuts it to b's length when it was of another (older or damaged).
 func overwrite(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, PrivateFile)
 	if err != nil {
 		return err
 	}
