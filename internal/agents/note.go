@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
@@ -21,6 +22,15 @@ func WriteNote(stateDir, text string) error {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(stateDir, noteFile))
+}
+
+// AddNote adds text to the note for the next prompt, after what it holds
+// already (a rewind's).
+func AddNote(stateDir, text string) error {
+	if b, err := os.ReadFile(filepath.Join(stateDir, noteFile)); err == nil && len(b) > 0 {
+		text = strings.TrimRight(string(b), "\n") + "\n\n" + text
+	}
+	return WriteNote(stateDir, text)
 }
 
 // TakeNote returns the pending note and removes it. The note is first

@@ -14,6 +14,7 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
 type statusCmd struct{}
@@ -73,6 +74,26 @@ type statusMCP struct {
 	// configuration in its environment or on its command line, which it
 	// ignores for the switch: what a repository would turn it on with.
 	PassesConfig []agents.Passing `json:"passes_config,omitempty"`
+	// Turned is the newest turn during which the setting changed, and
+	// to what: the model could have changed it from its shell.
+	Turned *switchTurn `json:"turned,omitempty"`
+}
+
+type switchTurn struct {
+	Turn string `json:"turn"`
+	On   bool   `json:"on"`
+}
+
+// switchTurned finds the newest turn of j during which
+// checkpoint.mcpRewind changed (store.SwitchChanged).
+func switchTurned(j *store.Journal) *switchTurn {
+	h := turns.History(j)
+	for i := len(h) - 1; i >= 0; i-- {
+		if on, changed := store.SwitchChanged(h[i].SwitchAtStart, h[i].SwitchAtEnd); changed {
+			return &switchTurn{Turn: h[i].ID, On: on}
+		}
+	}
+	return nil
 }
 
 type hookFailures struct {
@@ -142,13 +163,14 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		doc.Interrupted = started
 	}
 	doc.HookFailures = s.hookFailures()
+	doc.MCP.Turned = switchTurned(j)
 	d := s.doctor(doc.HookFailures)
 	if doc.Hooks = d.InstalledHooks(ctx); doc.Hooks == nil {
 		doc.Hooks = []string{}
 	}
 	env := agents.Env{Top: s.repo.Top, Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
 	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.cfg.MCPRewind, Ignored: s.cfg.MCPIgnored,
-		PassesConfig: agents.MCPConfigPassing(env)}
+		PassesConfig: agents.MCPConfigPassing(env), Turned: doc.MCP.Turned}
 	if doc.MCP.Registered == nil {
 		doc.MCP.Registered = []agents.Registration{}
 	}
@@ -239,6 +261,9 @@ func (s *session) printStatusMCP(m statusMCP, env agents.Env) {
 	}
 	for _, r := range m.Registered {
 		s.out.Printf("mcp          %s, %s\n", r.Agent, fault.Quote(displayPath(r.Path, s.cwd, env.Home)))
+	}
+	if t := m.Turned; t != nil {
+		s.out.Printf("%s %s\n", s.out.Paint("red", "mcp WARN    "), store.SwitchNote(t.Turn, t.On))
 	}
 	for _, p := range m.PassesConfig {
 		s.out.Printf("%s %s\n", s.out.Paint("red", "mcp WARN    "), doctor.DescribePassing(p, displayPath(p.Path, s.cwd, env.Home)))

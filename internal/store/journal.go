@@ -418,6 +418,24 @@ func (j *Journal) TurnOf(session string) string {
 	return j.TurnOf(session)
 }
 
+// TurnStart returns the record that started turn, or nil. Only that
+// turn's lines are decoded, newest first: a turn's end asks, and its
+// start is near.
+func (j *Journal) TurnStart(turn string) *Record {
+	for i := len(j.lines) - 1; i >= 0; i-- {
+		if l := j.lines[i]; l.typ == EventCheckpoint && l.turn == turn {
+			if r := j.Event(i).Checkpoint; r != nil && r.Reason == ReasonTurnStart {
+				return r
+			}
+		}
+	}
+	if j.path == "" {
+		return nil
+	}
+	j.whole()
+	return j.TurnStart(turn)
+}
+
 // ByID finds a checkpoint by its k<n> id: the first record of that id
 // that is not a reuse. A record's id is "k" and its number (Record.N), so
 // the lines are indexed by the number a look at them finds, without
