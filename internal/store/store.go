@@ -60,8 +60,10 @@ func (s *Store) Init() error {
 	if err := os.MkdirAll(s.Dir, PrivateDir); err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot create the state directory")
 	}
+	// Only the group's and others' bits go: a store its owner made
+	// read-only stays so. Best effort: one of another owner stays as it is.
 	if fi, err := os.Stat(s.Dir); err == nil && fi.Mode().Perm()&^PrivateDir != 0 {
-		_ = os.Chmod(s.Dir, PrivateDir) // best effort: a store of another owner stays readable to them
+		_ = os.Chmod(s.Dir, fi.Mode().Perm()&PrivateDir)
 	}
 	return nil
 }
