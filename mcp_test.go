@@ -186,10 +186,10 @@ func TestMCPServer(t *testing.T) {
 
 	// phase: refused until the person enables it
 	e := c.fails("unsupported.mcp_rewind_off", "rewind_apply", map[string]any{"plan": id})
-	if hints := e["hints"].([]any); !strings.Contains(hints[1].(string), "git config checkpoint.mcpRewind true") {
+	if hints := e["hints"].([]any); !strings.Contains(hints[1].(string), "git config --global checkpoint.mcpRewind true") {
 		t.Errorf("hints: %v", hints)
 	}
-	must(t, 0, dir, env, "git", "config", "checkpoint.mcpRewind", "true")
+	must(t, 0, dir, env, "git", "config", "--global", "checkpoint.mcpRewind", "true")
 	c.fails("not_found.plan", "rewind_apply", map[string]any{"plan": "p1-0123456789abcdef"})
 	c.fails("invalid.plan", "rewind_apply", map[string]any{"plan": "k1"})
 	if plan := c.ok("rewind_plan", map[string]any{"id": "k1"}); plan["apply_enabled"] != true || plan["plan"] != id {
@@ -231,7 +231,7 @@ func TestMCPOutsideEdits(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "a.txt"), "a\n", 0o644)
 	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
-	must(t, 0, dir, env, "git", "config", "checkpoint.mcpRewind", "true")
+	must(t, 0, dir, env, "git", "config", "--global", "checkpoint.mcpRewind", "true")
 	// A run is a turn: what it writes is the agent's, and what changes
 	// after it is a person's.
 	must(t, 0, dir, env, "git", "checkpoint", "run", "--", "sh", "-c", "echo agent > agent.txt")

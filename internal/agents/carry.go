@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"sync"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // Carried says whether an agent's conversation can travel with a store's
@@ -81,11 +83,11 @@ func PlaceTranscript(env Env, dir, session string, data []byte) (string, error) 
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), store.PrivateDir); err != nil {
 		return "", err
 	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+	if err := os.WriteFile(tmp, data, store.PrivateFile); err != nil {
 		return "", err
 	}
 	return path, os.Rename(tmp, path)

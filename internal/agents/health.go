@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // A protection that stops working must be seen: hook.log is where a
@@ -49,7 +50,7 @@ func ReadHealth(stateDir string) Health {
 
 func writeHealth(stateDir string, h Health) {
 	if b, err := json.Marshal(h); err == nil {
-		writeAtomic(filepath.Join(stateDir, healthFile), b, 0o644)
+		writeAtomic(filepath.Join(stateDir, healthFile), b, store.PrivateFile)
 	}
 }
 

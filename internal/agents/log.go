@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // logLimit bounds hook.log: past it the file becomes hook.log.1 (replacing
@@ -21,7 +23,7 @@ func Log(stateDir string, now time.Time, agent, event, msg string) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > logLimit {
 		os.Rename(path, path+".1")
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, store.PrivateFile)
 	if err != nil {
 		return
 	}

@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 // noteFile is where a rewind leaves its note for the next prompt, in the
@@ -15,10 +18,19 @@ const noteFile = "pending-note"
 // working tree, replacing an older note.
 func WriteNote(stateDir, text string) error {
 	tmp := filepath.Join(stateDir, noteFile+".tmp"+strconv.Itoa(os.Getpid()))
-	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+	if err := os.WriteFile(tmp, []byte(text), store.PrivateFile); err != nil {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(stateDir, noteFile))
+}
+
+// AddNote adds text to the note for the next prompt, after what it holds
+// already (a rewind's).
+func AddNote(stateDir, text string) error {
+	if b, err := os.ReadFile(filepath.Join(stateDir, noteFile)); err == nil && len(b) > 0 {
+		text = strings.TrimRight(string(b), "\n") + "\n\n" + text
+	}
+	return WriteNote(stateDir, text)
 }
 
 // TakeNote returns the pending note and removes it. The note is first

@@ -329,9 +329,11 @@ func copyKeepMtime(src, dst string) error {
 	return os.Rename(tmp, dst)
 }
 
+// writeFileAtomic replaces a file of the store, readable by the person
+// alone (store.PrivateFile): the capture's state names every path.
 func writeFileAtomic(path string, data []byte) error {
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	if err := os.WriteFile(tmp, data, store.PrivateFile); err != nil {
 		return err
 	}
 	return os.Rename(tmp, path)

@@ -18,7 +18,10 @@ type Options struct {
 	Paths                      []string // paths the agent's event named
 	Transcript, TranscriptAt   string
 	Prompt                     string // the turn's prompt, cut (store.CutPrompt)
-	NoDedup                    bool   // safety checkpoints are never deduped
+	// MCPRewind is checkpoint.mcpRewind at a turn's start or end
+	// (store.Record.MCPRewind).
+	MCPRewind *bool
+	NoDedup   bool // safety checkpoints are never deduped
 	// Index, when set, is a tree (the real index before --reset-head
 	// resets it) that the checkpoint keeps reachable, through an extra
 	// parent commit holding it.
@@ -201,7 +204,8 @@ func (c *Capturer) newRecord(snap *Snapshot, opts Options) *store.Record {
 		Session: opts.Session, Agent: opts.Agent, Tool: opts.Tool, Paths: opts.Paths,
 		Skipped: snap.Skipped, Submodules: snap.Submodules,
 		Transcript: opts.Transcript, TranscriptAt: opts.TranscriptAt, Prompt: store.CutPrompt(opts.Prompt),
-		At: c.Store.Now().UTC(), Raw: snap.Raw, Partial: snap.Partial,
+		MCPRewind: opts.MCPRewind,
+		At:        c.Store.Now().UTC(), Raw: snap.Raw, Partial: snap.Partial,
 		Verbatim: true, // raw.go: the overlay holds every file whose blob is not its bytes
 	}
 	if rec.Skipped == nil {

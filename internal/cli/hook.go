@@ -143,6 +143,10 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	}
 	opts := capture.Options{Reason: ev.Reason, Session: ev.Session, Agent: ev.Agent, Tool: ev.Tool,
 		Paths: paths, Transcript: ev.Transcript}
+	if ev.Reason == store.ReasonTurnStart || ev.Reason == store.ReasonTurnEnd {
+		on := s.cfg.MCPRewind
+		opts.MCPRewind = &on
+	}
 	if s.cfg.RecordPrompts {
 		// Cut here already: a queued hook's options are written to a file.
 		opts.Prompt = store.CutPrompt(ev.Prompt)
@@ -195,8 +199,12 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 			return err
 		}
 	}
-	if _, err = s.cap.Capture(ctx, j, opts); err != nil {
+	rec, err := s.cap.Capture(ctx, j, opts)
+	if err != nil {
 		return err
+	}
+	if ev.Reason == store.ReasonTurnEnd {
+		tellSwitch(s, j.TurnStart(opts.Turn), rec, logf)
 	}
 	if ev.Reason == store.ReasonTurnEnd {
 		// Retention runs at turn ends, at most hourly (DESIGN 5.4): never
@@ -276,5 +284,23 @@ func readEvent(ctx context.Context, r io.Reader) ([]byte, bool, error) {
 		return res.data, false, nil
 	case <-ctx.Done():
 		return nil, false, errors.New("no event arrived on stdin in time")
+	}
+}
+
+// tellSwitch tells the next prompt, the model and the person, that
+// checkpoint.mcpRewind changed during the turn that end ends: a model
+// with a shell could have changed it (store.Record.MCPRewind).
+func tellSwitch(s *session, start, end *store.Record, logf func(string, ...any)) {
+	if start == nil || end == nil {
+		return
+	}
+	on, changed := store.SwitchChanged(start.MCPRewind, end.MCPRewind)
+	if !changed {
+		return
+	}
+	text := store.SwitchNote(end.Turn, on)
+	logf("%s", text)
+	if err := agents.AddNote(s.store.Dir, text); err != nil {
+		logf("cannot leave the note for the next prompt: %v", err)
 	}
 }

@@ -109,7 +109,14 @@ func (s *session) printLog(entries []turns.Entry, stat bool) {
 	}
 	for i, line := range s.out.tableLines(rows) {
 		s.out.Printf("%s\n", line)
-		if e := entries[max(i-1, 0)]; stat && i > 0 && e.Turn != nil {
+		e := entries[max(i-1, 0)]
+		if i == 0 || e.Turn == nil {
+			continue
+		}
+		if on, changed := store.SwitchChanged(e.Turn.SwitchAtStart, e.Turn.SwitchAtEnd); changed {
+			s.out.Printf("    %s %s\n", s.out.Paint("red", "!"), store.SwitchNote(e.Turn.ID, on))
+		}
+		if stat {
 			for _, f := range e.Files {
 				s.out.Printf("    %s %s\n", strings.ToUpper(f.Change[:1]), fault.Quote(f.Path))
 			}

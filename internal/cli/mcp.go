@@ -29,7 +29,7 @@ type mcpCmd struct{}
 func (c *mcpCmd) Help() string {
 	return `A Model Context Protocol server on standard input and output, for agents:
 tools to take a checkpoint, list checkpoints and turns, diff, plan a rewind and
-apply a plan. Applying is off until the person runs 'git config
+apply a plan. Applying is off until the person runs 'git config --global
 checkpoint.mcpRewind true', and never overwrites a person's edits. Register
 it with 'git checkpoint install AGENT --mcp'. The server is the program
 git-checkpoint-mcp, installed beside git-checkpoint.`

@@ -97,6 +97,8 @@ func openFor(ctx context.Context, sys *IO, g *Globals, scan bool) (s *session, e
 	if err != nil {
 		return nil, err
 	}
+	// The model's rewind switch counts only from outside the repository.
+	cfg.Within(repo.Top, repo.GitDir, repo.CommonDir)
 	r.Dir = repo.Top
 	r.Env = git.Anchor(r.Env, repo)
 	r.CaseSensitive = git.CaseSensitive(repo.Top)

@@ -9,10 +9,12 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
+	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/doctor"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
 type statusCmd struct{}
@@ -61,9 +63,37 @@ type statusDoc struct {
 
 type statusMCP struct {
 	Registered []agents.Registration `json:"registered"`
-	// Rewind is checkpoint.mcpRewind: the model may apply the plans it
-	// makes (never over a person's edits).
+	// Rewind is checkpoint.mcpRewind as the server reads it: the model
+	// may apply the plans it makes (never over a person's edits).
 	Rewind bool `json:"rewind"`
+	// Ignored are the values of the setting that turn nothing on: set in
+	// the repository's configuration, the environment or git's command
+	// line (config.Within).
+	Ignored []config.Ignored `json:"ignored,omitempty"`
+	// PassesConfig are registrations that start the server with git
+	// configuration in its environment or on its command line, which it
+	// ignores for the switch: what a repository would turn it on with.
+	PassesConfig []agents.Passing `json:"passes_config,omitempty"`
+	// Turned is the newest turn during which the setting changed, and
+	// to what: the model could have changed it from its shell.
+	Turned *switchTurn `json:"turned,omitempty"`
+}
+
+type switchTurn struct {
+	Turn string `json:"turn"`
+	On   bool   `json:"on"`
+}
+
+// switchTurned finds the newest turn of j during which
+// checkpoint.mcpRewind changed (store.SwitchChanged).
+func switchTurned(j *store.Journal) *switchTurn {
+	h := turns.History(j)
+	for i := len(h) - 1; i >= 0; i-- {
+		if on, changed := store.SwitchChanged(h[i].SwitchAtStart, h[i].SwitchAtEnd); changed {
+			return &switchTurn{Turn: h[i].ID, On: on}
+		}
+	}
+	return nil
 }
 
 type hookFailures struct {
@@ -133,12 +163,14 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		doc.Interrupted = started
 	}
 	doc.HookFailures = s.hookFailures()
+	doc.MCP.Turned = switchTurned(j)
 	d := s.doctor(doc.HookFailures)
 	if doc.Hooks = d.InstalledHooks(ctx); doc.Hooks == nil {
 		doc.Hooks = []string{}
 	}
 	env := agents.Env{Top: s.repo.Top, Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
-	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.cfg.MCPRewind}
+	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.cfg.MCPRewind, Ignored: s.cfg.MCPIgnored,
+		PassesConfig: agents.MCPConfigPassing(env), Turned: doc.MCP.Turned}
 	if doc.MCP.Registered == nil {
 		doc.MCP.Registered = []agents.Registration{}
 	}
@@ -230,11 +262,25 @@ func (s *session) printStatusMCP(m statusMCP, env agents.Env) {
 	for _, r := range m.Registered {
 		s.out.Printf("mcp          %s, %s\n", r.Agent, fault.Quote(displayPath(r.Path, s.cwd, env.Home)))
 	}
+	if t := m.Turned; t != nil {
+		s.out.Printf("%s %s\n", s.out.Paint("red", "mcp WARN    "), store.SwitchNote(t.Turn, t.On))
+	}
+	for _, p := range m.PassesConfig {
+		s.out.Printf("%s %s\n", s.out.Paint("red", "mcp WARN    "), doctor.DescribePassing(p, displayPath(p.Path, s.cwd, env.Home)))
+	}
 	switch {
 	case m.Rewind:
-		s.out.Printf("%s the model may apply its rewind plans itself, never over a person's edits (checkpoint.mcpRewind; 'git config --unset checkpoint.mcpRewind' turns it off)\n",
+		s.out.Printf("%s the model may apply its rewind plans itself, never over a person's edits (checkpoint.mcpRewind; 'git config --global --unset checkpoint.mcpRewind' turns it off)\n",
 			s.out.Paint("yellow", "mcp rewinds "))
+	case len(m.Ignored) > 0:
+		ig := m.Ignored[len(m.Ignored)-1]
+		where := "on git's command line or in the environment"
+		if ig.File != "" {
+			where = "in " + fault.Quote(displayPath(ig.File, s.cwd, env.Home))
+		}
+		s.out.Printf("mcp rewinds  off: checkpoint.mcpRewind=%s %s is ignored: only your global or system git configuration lets the model apply rewinds ('git config --global checkpoint.mcpRewind true')\n",
+			ig.Value, where)
 	case len(m.Registered) > 0:
-		s.out.Printf("mcp rewinds  off: the model plans, a person applies ('git config checkpoint.mcpRewind true' lets it apply)\n")
+		s.out.Printf("mcp rewinds  off: the model plans, a person applies ('git config --global checkpoint.mcpRewind true' lets it apply)\n")
 	}
 }

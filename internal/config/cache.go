@@ -56,7 +56,7 @@ import (
 const cacheFor = time.Minute
 
 // cacheVersion changes with the format or with the keys Load asks for.
-const cacheVersion = 5
+const cacheVersion = 6
 
 // Cache is the kept answer of one repository's configuration, and of
 // discovery in it.
@@ -153,14 +153,14 @@ func (c *Cache) Load(ctx context.Context, r *git.Runner) (Config, error) {
 	}
 	if entries, ok := c.read(); ok {
 		c.kept = true
-		return parse(entries)
+		return parse(entries, r.Env)
 	}
 	entries, err := r.ConfigGetRegexp(ctx, keys)
 	if err != nil {
 		return Default(), err
 	}
 	c.fresh, c.save = entries, !slices.ContainsFunc(entries, isInclude)
-	return parse(entries)
+	return parse(entries, r.Env)
 }
 
 // Repo returns discovery's kept answer for the directory dir, when it

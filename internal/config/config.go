@@ -35,8 +35,14 @@ type Config struct {
 	RecordPrompts bool
 	// MCPRewind lets the model apply a rewind through the MCP server
 	// (rewind_apply). Off by default: through MCP the agent looks and
-	// plans, and the person decides.
+	// plans, and the person decides. Only the person's own configuration
+	// turns it on (see Within, which decides it).
 	MCPRewind bool
+	// MCPIgnored are the values of checkpoint.mcpRewind that turned
+	// nothing on, for status to name.
+	MCPIgnored []Ignored
+	// switches are the values of checkpoint.mcpRewind, for Within.
+	switches []switchValue
 	// EOL says git converts line endings without any attribute asking
 	// (core.autocrlf true or input, core.eol crlf), so a checkout may not
 	// give back the bytes a capture read.
@@ -101,11 +107,12 @@ func Load(ctx context.Context, r *git.Runner) (Config, error) {
 	if err != nil {
 		return Default(), err
 	}
-	return parse(entries)
+	return parse(entries, r.Env)
 }
 
-// parse makes the configuration of git's answer to keys.
-func parse(entries []git.ConfigEntry) (Config, error) {
+// parse makes the configuration of git's answer to keys, which git gave
+// with env.
+func parse(entries []git.ConfigEntry, env []string) (Config, error) {
 	c := Default()
 	for _, e := range entries {
 		if isInclude(e) {
@@ -158,7 +165,17 @@ func parse(entries []git.ConfigEntry) (Config, error) {
 			c.Conversion += k + "=" + v + "\n"
 			continue
 		}
-		if err := c.set(strings.ToLower(strings.TrimPrefix(key, "checkpoint.")), strings.TrimSpace(val)); err != nil {
+		name := strings.ToLower(strings.TrimPrefix(key, "checkpoint."))
+		var err error
+		if name == "mcprewind" {
+			var on bool
+			if on, err = ParseBool(strings.TrimSpace(val)); err == nil {
+				c.addSwitch(on, val, e.Scope, e.Origin, env)
+			}
+		} else {
+			err = c.set(name, strings.TrimSpace(val))
+		}
+		if err != nil {
 			return c, fault.Wrap(err, fault.InvalidConfig, "bad value %q for %s", val, key).
 				WithHint("fix it with 'git config " + key + " VALUE'; see git-checkpoint(1), CONFIGURATION")
 		}
@@ -210,8 +227,6 @@ func (c *Config) set(key, val string) error {
 		c.Enabled, err = ParseBool(val)
 	case "recordprompts":
 		c.RecordPrompts, err = ParseBool(val)
-	case "mcprewind":
-		c.MCPRewind, err = ParseBool(val)
 	}
 	return err
 }

@@ -77,7 +77,7 @@ func TestSet(t *testing.T) {
 	for key, val := range map[string]string{
 		"maxfilebytes": "1m", "maxtotalbytes": "2g", "keep": "7", "keepremote": "3", "keepfor": "3d",
 		"keepsafety": "1h", "locktimeout": "2s", "hooktimeout": "5s", "fsmonitor": "yes", "enabled": "off", "recordprompts": "false",
-		"mcprewind": "true", "packevery": "0",
+		"packevery":  "0",
 		"unknownkey": "ignored",
 	} {
 		if err := c.set(key, val); err != nil {
@@ -85,11 +85,11 @@ func TestSet(t *testing.T) {
 		}
 	}
 	want := Config{MaxFileBytes: 1 << 20, MaxTotalBytes: 2 << 30, Keep: 7, KeepRemote: 3, KeepFor: 72 * time.Hour,
-		KeepSafety: time.Hour, LockTimeout: 2 * time.Second, HookTimeout: 5 * time.Second, Fsmonitor: true, MCPRewind: true}
+		KeepSafety: time.Hour, LockTimeout: 2 * time.Second, HookTimeout: 5 * time.Second, Fsmonitor: true}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("after set: %+v, want %+v", c, want)
 	}
-	for key, val := range map[string]string{"keep": "many", "keepremote": "-1", "packevery": "-2", "enabled": "maybe", "locktimeout": "forever", "maxfilebytes": "-1", "mcprewind": "sometimes"} {
+	for key, val := range map[string]string{"keep": "many", "keepremote": "-1", "packevery": "-2", "enabled": "maybe", "locktimeout": "forever", "maxfilebytes": "-1"} {
 		if err := c.set(key, val); err == nil {
 			t.Errorf("set(%s, %q) accepted a bad value", key, val)
 		}

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
@@ -12,17 +13,31 @@ import (
 // runs git-checkpoint-mcp, and without it the model's checkpoint tools
 // fail to start.
 func (d *Doctor) checkMCP(context.Context) ([]Check, error) {
-	regs := agents.MCPRegistrations(agents.Env{Top: d.Repo.Top, Home: d.Getenv("HOME"), Getenv: d.Getenv})
+	env := agents.Env{Top: d.Repo.Top, Home: d.Getenv("HOME"), Getenv: d.Getenv}
+	var checks []Check
+	for _, p := range agents.MCPConfigPassing(env) {
+		checks = append(checks, Check{Name: "mcp_config", Message: "mcp: " + DescribePassing(p, p.Path),
+			Fix: "remove " + strings.Join(p.What, ", ") + " from the server " + p.Server + " in " + p.Path +
+				" (or 'git checkpoint uninstall " + p.Agent + " --mcp', then install it again); turn the setting on, if you mean to, with 'git config --global checkpoint.mcpRewind true'"})
+	}
+	regs := agents.MCPRegistrations(env)
 	if len(regs) == 0 || d.FindMCPServer == nil {
-		return nil, nil
+		return checks, nil
 	}
 	var where []string
 	for _, r := range regs {
 		where = append(where, r.Agent+" ("+r.Path+")")
 	}
 	if server := d.FindMCPServer(d.Getenv("PATH")); server != "" {
-		return []Check{{Name: "mcp", OK: true, Message: "mcp: registered for " + strings.Join(where, ", ") + "; the server is " + server}}, nil
+		return append(checks, Check{Name: "mcp", OK: true, Message: "mcp: registered for " + strings.Join(where, ", ") + "; the server is " + server}), nil
 	}
-	return []Check{{Name: "mcp", Message: "mcp: registered for " + strings.Join(where, ", ") + ", but git-checkpoint-mcp, the server, is neither beside git-checkpoint nor on PATH: the model's checkpoint tools fail to start",
-		Fix: "install it with git-checkpoint ('make install', or 'go install github.com/git-checkpoint/git-checkpoint/cmd/...@latest'), or remove the registration with 'git checkpoint uninstall AGENT --mcp'"}}, nil
+	return append(checks, Check{Name: "mcp", Message: "mcp: registered for " + strings.Join(where, ", ") + ", but git-checkpoint-mcp, the server, is neither beside git-checkpoint nor on PATH: the model's checkpoint tools fail to start",
+		Fix: "install it with git-checkpoint ('make install', or 'go install github.com/git-checkpoint/git-checkpoint/cmd/...@latest'), or remove the registration with 'git checkpoint uninstall AGENT --mcp'"}), nil
+}
+
+// DescribePassing says what a registration that passes git configuration
+// to the server does, naming its file as where (for status and doctor).
+func DescribePassing(p agents.Passing, where string) string {
+	return fmt.Sprintf("%s's server %s in %s passes git configuration (%s): a repository can ship that, so the server ignores it for checkpoint.mcpRewind, which only your global or system configuration turns on",
+		p.Agent, p.Server, where, strings.Join(p.What, ", "))
 }

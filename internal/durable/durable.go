@@ -58,7 +58,9 @@ func WriteFile(path string, data []byte) error {
 }
 
 func writeSynced(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	// 0600: what is written here is the store's (journal summaries, the
+	// capture's state, its id), the person's alone (store.PrivateFile).
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}

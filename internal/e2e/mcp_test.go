@@ -134,14 +134,14 @@ func mcpStory(t *testing.T, tools string, c mcpClient) {
 	resultsArrive(t, requests, [][]string{
 		{`checkpoints\\*": ?\[`, `before the agent`},
 		{dry.Plan, `apply_enabled\\*": ?false`, `broken.txt`},
-		{`unsupported.mcp_rewind_off`, `git config checkpoint.mcpRewind true`, `git rewind ID --plan ` + dry.Plan},
+		{`unsupported.mcp_rewind_off`, `git config --global checkpoint.mcpRewind true`, `git rewind ID --plan ` + dry.Plan},
 	})
 	if got := f.read("broken.txt"); got != "the agent's mistake\n" {
 		t.Errorf("broken.txt after the refused apply: %q", got)
 	}
 
 	// turn 3: the person lets the model apply plans; the same plan applies
-	f.exits(0, "git", "config", "checkpoint.mcpRewind", "true")
+	f.exits(0, "git", "config", "--global", "checkpoint.mcpRewind", "true")
 	srv = c.server(t, agenttest.Script{Steps: c.steps(
 		agenttest.Do(c.call("rewind_plan", map[string]any{"id": "k1"})),
 		agenttest.Do(c.call("rewind_apply", map[string]any{"plan": dry.Plan})),

@@ -6,18 +6,30 @@ import (
 )
 
 // ConfigEntry is one configuration value; a key set several times comes
-// once per value.
-type ConfigEntry struct{ Key, Value string }
+// once per value, in the order git reads them (the last one wins).
+type ConfigEntry struct {
+	Key, Value string
+	// Scope is where git found it: system, global, local, worktree or
+	// command (git -c, GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT). An
+	// included file has the scope of the file that includes it.
+	Scope string `json:",omitempty"`
+	// Origin is git's --show-origin: "file:" and the file's path (which
+	// git may give relative to the top of the working tree), "command
+	// line:", "blob:...".
+	Origin string `json:",omitempty"`
+}
 
 // ConfigGetRegexp reads every configuration value whose key matches
-// pattern (a regular expression) in one `git config -z --get-regexp`. No
-// match is no entries, not an error. With -z a value may hold newlines: the
-// key ends at the first newline and the value at the NUL; a key given
-// without "=" (a bare boolean) has no newline and an empty value.
+// pattern (a regular expression) in one `git config -z --get-regexp`,
+// with the scope and the file of each (--show-scope, --show-origin: a
+// setting may count only from some scopes). No match is no entries, not
+// an error. With -z each value comes as its scope, its origin and then
+// "key\nvalue", each ended by a NUL: a value may hold newlines, and a key
+// given without "=" (a bare boolean) has no newline and an empty value.
 func (r *Runner) ConfigGetRegexp(ctx context.Context, pattern string) ([]ConfigEntry, error) {
 	// User: the pinned -c options would be read back as the user's
 	// (core.fsmonitor=false above a hook the user set).
-	out, err := r.Run(ctx, Cmd{Args: []string{"config", "-z", "--get-regexp", pattern}, User: true})
+	out, err := r.Run(ctx, Cmd{Args: []string{"config", "-z", "--show-scope", "--show-origin", "--get-regexp", pattern}, User: true})
 	if err != nil {
 		if NoMatch(err) {
 			return nil, nil
@@ -42,10 +54,11 @@ func (r *Runner) ConfigGet(ctx context.Context, key string) (value string, ok bo
 
 func parseConfig(out []byte) []ConfigEntry {
 	var entries []ConfigEntry
-	for _, item := range splitNUL(out) {
-		key, val, _ := strings.Cut(item, "\n")
+	items := splitNUL(out)
+	for i := 0; i+2 < len(items); i += 3 {
+		key, val, _ := strings.Cut(items[i+2], "\n")
 		if key != "" {
-			entries = append(entries, ConfigEntry{Key: key, Value: val})
+			entries = append(entries, ConfigEntry{Key: key, Value: val, Scope: items[i], Origin: items[i+1]})
 		}
 	}
 	return entries

@@ -109,14 +109,18 @@ func TestConfigAndGitPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ConfigEntry{{"checkpoint.keep", "5"}, {"checkpoint.note", "two\nlines"}, {"checkpoint.note", "again"}}
+	local := func(k, v string) ConfigEntry {
+		return ConfigEntry{Key: k, Value: v, Scope: "local", Origin: "file:.git/config"}
+	}
+	want := []ConfigEntry{local("checkpoint.keep", "5"), local("checkpoint.note", "two\nlines"), local("checkpoint.note", "again")}
 	if !slices.Equal(got, want) {
 		t.Errorf("ConfigGetRegexp = %q, want %q", got, want)
 	}
 	if none, err := r.ConfigGetRegexp(ctx, `^nothing\.`); err != nil || len(none) != 0 {
 		t.Errorf("no match = %q, %v", none, err)
 	}
-	if got := parseConfig([]byte("core.bare\x00a.b\nc\x00")); !slices.Equal(got, []ConfigEntry{{"core.bare", ""}, {"a.b", "c"}}) {
+	if got := parseConfig([]byte("local\x00file:.git/config\x00core.bare\x00command\x00command line:\x00a.b\nc\x00")); !slices.Equal(got, []ConfigEntry{
+		{Key: "core.bare", Scope: "local", Origin: "file:.git/config"}, {Key: "a.b", Value: "c", Scope: "command", Origin: "command line:"}}) {
 		t.Errorf("parseConfig = %q", got)
 	}
 

@@ -117,7 +117,8 @@ func (s *Server) apply(ctx context.Context, in applyIn) (any, error) {
 	if !t.Config.MCPRewind {
 		return nil, fault.New(fault.UnsupportedMCPRewindOff, "rewinds through MCP are off here: the person applies them").
 			WithHint("show the person the plan; they can apply it with 'git rewind ID --plan "+in.Plan+"'",
-				"or let the model apply plans itself: git config checkpoint.mcpRewind true").
+				"or the person lets the model apply plans itself, in their own shell: git config --global checkpoint.mcpRewind true",
+				"the model must not change that setting: a change during a turn is reported to the person").
 			WithData(map[string]string{"plan": in.Plan})
 	}
 	if !restore.IsPlanID(in.Plan) {

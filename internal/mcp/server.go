@@ -71,7 +71,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 const instructions = `Checkpoints of the working tree this agent edits, taken at every turn and tool call.
 list_checkpoints and log_turns show them (log_turns by prompt), diff shows what changed,
 rewind_plan shows what restoring one would change, and rewind_apply applies that exact
-plan, but only when the person enabled it (git config checkpoint.mcpRewind true) and never
+plan, but only when the person enabled it (a setting of theirs, which the model never changes) and never
 over a person's own edits. Otherwise show the person the plan; they run git rewind.`
 
 // tool adds a tool whose handler returns a document or an error: the
@@ -143,6 +143,6 @@ func (s *Server) addTools(srv *sdk.Server) {
 			"and whether rewind_apply is enabled here."}, s.plan)
 	tool(srv, &sdk.Tool{Name: "rewind_apply", Annotations: &sdk.ToolAnnotations{DestructiveHint: new(true)},
 		Description: "Apply exactly the plan `plan` that rewind_plan returned, refused when the tree changed since. " +
-			"Works only when the person enabled it with `git config checkpoint.mcpRewind true`; never overwrites " +
+			"Works only when the person enabled it (checkpoint.mcpRewind in their global git configuration, never changed by the model); never overwrites " +
 			"a person's edits. A safety checkpoint is taken first: the result names the command that undoes it."}, s.apply)
 }

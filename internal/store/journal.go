@@ -418,6 +418,24 @@ func (j *Journal) TurnOf(session string) string {
 	return j.TurnOf(session)
 }
 
+// TurnStart returns the record that started turn, or nil. Only that
+// turn's lines are decoded, newest first: a turn's end asks, and its
+// start is near.
+func (j *Journal) TurnStart(turn string) *Record {
+	for i := len(j.lines) - 1; i >= 0; i-- {
+		if l := j.lines[i]; l.typ == EventCheckpoint && l.turn == turn {
+			if r := j.Event(i).Checkpoint; r != nil && r.Reason == ReasonTurnStart {
+				return r
+			}
+		}
+	}
+	if j.path == "" {
+		return nil
+	}
+	j.whole()
+	return j.TurnStart(turn)
+}
+
 // ByID finds a checkpoint by its k<n> id: the first record of that id
 // that is not a reuse. A record's id is "k" and its number (Record.N), so
 // the lines are indexed by the number a look at them finds, without
@@ -741,7 +759,7 @@ func flushJournal(path string, j *Journal) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	created := errors.Is(err, fs.ErrNotExist)
 	if created {
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, PrivateFile)
 	}
 	if err != nil {
 		return err
@@ -799,7 +817,7 @@ func writeHead(path string, j *Journal) error {
 // overwrite writes b over the file at path in place, without a sync, and
 // cuts it to b's length when it was of another (older or damaged).
 func overwrite(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, PrivateFile)
 	if err != nil {
 		return err
 	}

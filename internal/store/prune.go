@@ -157,7 +157,7 @@ func (s *Store) PruneIfDue(ctx context.Context, j *Journal, r Retention) (*Prune
 	if err := s.Init(); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(stamp, []byte(s.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(stamp, []byte(s.Now().UTC().Format(time.RFC3339Nano)+"\n"), PrivateFile); err != nil {
 		return nil, fault.Wrap(err, fault.FailedIO, "cannot write %s", stamp)
 	}
 	refs, err := s.Refs(ctx)

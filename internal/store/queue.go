@@ -40,11 +40,11 @@ type Ask struct {
 // Ask leaves payload in the queue, for the lock's holder to take.
 func (s *Store) Ask(payload []byte) (*Ask, error) {
 	dir := s.Path(queueDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, PrivateDir); err != nil {
 		return nil, err
 	}
 	base := filepath.Join(dir, fmt.Sprintf("%019d-%d", time.Now().UnixNano(), os.Getpid()))
-	if err := os.WriteFile(base+".tmp", payload, 0o644); err != nil {
+	if err := os.WriteFile(base+".tmp", payload, PrivateFile); err != nil {
 		os.Remove(base + ".tmp")
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (s *Store) Waiting() []*Asked {
 
 // Answer tells the request's hook the checkpoint taken for it.
 func (q *Asked) Answer(id string) {
-	if os.WriteFile(q.base+".tmp", []byte(id+"\n"), 0o644) == nil {
+	if os.WriteFile(q.base+".tmp", []byte(id+"\n"), PrivateFile) == nil {
 		os.Rename(q.base+".tmp", q.base+".done")
 	}
 	os.Remove(q.base + ".run")

@@ -28,7 +28,13 @@ type Record struct {
 	Label   string    `json:"label"`
 	// Prompt is what the person asked for at a turn's start (or, for
 	// `git checkpoint run`, the command line), cut at MaxPrompt bytes.
-	Prompt     string      `json:"prompt,omitempty"`
+	Prompt string `json:"prompt,omitempty"`
+	// MCPRewind is checkpoint.mcpRewind as the hook read it, at a turn's
+	// start and end (nil on other checkpoints): the model has a shell and
+	// runs as the person, so nothing stops it from running `git config
+	// --global checkpoint.mcpRewind true`; a change between a turn's start
+	// and end is then told to the person (SwitchChanged).
+	MCPRewind  *bool       `json:"mcp_rewind,omitempty"`
 	Skipped    []Skip      `json:"skipped"`
 	Submodules []Submodule `json:"submodules,omitempty"`
 	Changes    Changes     `json:"changes"`
@@ -173,4 +179,25 @@ type Rewind struct {
 	HeadFrom string `json:"head_from,omitempty"`
 	HeadTo   string `json:"head_to,omitempty"`
 	Index    string `json:"index,omitempty"`
+}
+
+// SwitchChanged reports whether checkpoint.mcpRewind changed between a
+// turn's start and end, as their events recorded it (Record.MCPRewind),
+// and to what: a change made while the
+// agent worked, which the person may not have made.
+func SwitchChanged(start, end *bool) (on, changed bool) {
+	if start == nil || end == nil {
+		return false, false
+	}
+	return *end, *start != *end
+}
+
+// SwitchNote is what the person and the model are told of a change of
+// checkpoint.mcpRewind during a turn.
+func SwitchNote(turn string, on bool) string {
+	if on {
+		return "checkpoint.mcpRewind was turned on during turn " + turn + ": the model may now apply rewinds itself. " +
+			"Only the person may turn it on; if they did not, 'git config --global --unset checkpoint.mcpRewind' turns it off"
+	}
+	return "checkpoint.mcpRewind was turned off during turn " + turn + ": the model plans rewinds, the person applies them"
 }

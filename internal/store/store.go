@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,10 +43,27 @@ func New(repo *git.Repo, r *git.Runner, now func() time.Time) *Store {
 // Path returns a file in the state directory.
 func (s *Store) Path(name string) string { return filepath.Join(s.Dir, name) }
 
-// Init creates the state directory.
+// The store holds a person's work with an agent: prompts (the journal),
+// hook payloads (the queue), the hook log, the note for the next prompt,
+// carried transcripts. It is theirs alone to read, whatever the umask:
+// every file in it is created PrivateFile and every directory PrivateDir
+// (a group that shares the repository, core.sharedRepository, shares
+// git's objects and refs, not this).
+const (
+	PrivateFile fs.FileMode = 0o600
+	PrivateDir  fs.FileMode = 0o700
+)
+
+// Init creates the state directory, PrivateDir; one made wider before
+// stores were private is narrowed.
 func (s *Store) Init() error {
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(s.Dir, PrivateDir); err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot create the state directory")
+	}
+	// Only the group's and others' bits go: a store its owner made
+	// read-only stays so. Best effort: one of another owner stays as it is.
+	if fi, err := os.Stat(s.Dir); err == nil && fi.Mode().Perm()&^PrivateDir != 0 {
+		_ = os.Chmod(s.Dir, fi.Mode().Perm()&PrivateDir)
 	}
 	return nil
 }

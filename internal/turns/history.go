@@ -20,8 +20,12 @@ type Turn struct {
 	// Start and End are the checkpoints at the turn's start and end, as
 	// the journal holds them (nil when pruned, and End while the turn
 	// runs or when its end was never recorded).
-	Start, End         *store.Record
-	StartedAt, EndedAt time.Time // EndedAt is zero without an end
+	Start, End *store.Record
+	// SwitchAtStart and SwitchAtEnd are checkpoint.mcpRewind as the
+	// turn's start and end events recorded it (store.SwitchChanged): a
+	// reused checkpoint's record is the first one's, not the event's.
+	SwitchAtStart, SwitchAtEnd *bool
+	StartedAt, EndedAt         time.Time // EndedAt is zero without an end
 	// Records are the turn's events' records in journal order, tool calls
 	// included: copies that say what each event named (Tool, Paths).
 	Records []*store.Record
@@ -48,12 +52,12 @@ func History(j *store.Journal) []Turn {
 		t.Records = append(t.Records, c)
 		switch {
 		case IsStart(c):
-			t.Start, t.StartedAt = j.ByID(c.ID), c.At
+			t.Start, t.StartedAt, t.SwitchAtStart = j.ByID(c.ID), c.At, c.MCPRewind
 			if c.Prompt != "" {
 				t.Prompt = c.Prompt
 			}
 		case c.Reason == store.ReasonTurnEnd || c.Reason == store.ReasonRunEnd:
-			t.End, t.EndedAt = j.ByID(c.ID), c.At
+			t.End, t.EndedAt, t.SwitchAtEnd = j.ByID(c.ID), c.At, c.MCPRewind
 			if t.Prompt == "" {
 				t.Prompt = c.Prompt
 			}

@@ -23,6 +23,9 @@ type turnJSON struct {
 	Running   bool           `json:"running"`
 	Changes   *store.Changes `json:"changes"`
 	Files     []File         `json:"files"`
+	// MCPRewindTurned is "on" or "off" when checkpoint.mcpRewind changed
+	// during the turn (store.SwitchChanged).
+	MCPRewindTurned string `json:"mcp_rewind_turned,omitempty"`
 }
 
 // MarshalJSON writes a turn entry as a turn object and a checkpoint entry
@@ -41,6 +44,9 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 	t := e.Turn
 	v := turnJSON{ID: t.ID, Session: t.Session, Agent: t.Agent, Prompt: t.Prompt,
 		StartedAt: t.StartedAt.UTC(), Start: idOf(t.Start), End: idOf(t.End), Running: e.Running, Changes: e.Changes, Files: e.Files}
+	if on, changed := store.SwitchChanged(t.SwitchAtStart, t.SwitchAtEnd); changed {
+		v.MCPRewindTurned = map[bool]string{true: "on", false: "off"}[on]
+	}
 	if !t.EndedAt.IsZero() {
 		at := t.EndedAt.UTC()
 		v.EndedAt = &at
