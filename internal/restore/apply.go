@@ -276,6 +276,11 @@ func (a *Applier) put(ctx context.Context, files []File, st *Staged, stepPrefix 
 		swapped, err := renameInto(t, a.Staging, st.paths[f.Path], f.Path)
 		if a.inWay(err, f.Path) {
 			continue
+		} else if filledSince(err) {
+			// A directory that holds something stands where the plan
+			// found none, or an empty one: made while the rewind ran.
+			a.Left = append(a.Left, Left{Path: f.Path, Reason: LeftChangedDuring})
+			continue
 		} else if err != nil {
 			return done, fmt.Errorf("cannot write %s: %w", f.Path, err)
 		}
@@ -553,6 +558,14 @@ func renameInto(t *tree, staging, staged, rel string) (swapped bool, err error) 
 		}
 		return false, err
 	}
+}
+
+// filledSince reports whether renameInto failed on a directory holding
+// something at the path: the plan made sure none stood there (the files
+// it found in one are deleted first, an ignored one is left), so it was
+// made, or filled, while the rewind ran.
+func filledSince(err error) bool {
+	return errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EISDIR) || errors.Is(err, unix.EEXIST)
 }
 
 // isDir reports whether name in dirfd is a directory, not following a
