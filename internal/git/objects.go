@@ -13,8 +13,11 @@ import (
 type ObjectPath struct{ OID, Path string }
 
 // NewObjects lists the objects reachable from have (commits or trees)
-// and from none of not, each once, with the path git first met it at:
-// what a push of have to a remote holding not would send. The ids go on
+// and from none of not (commits), each once, with the path git first met
+// it at: what a push of have to a remote holding not would send. Each of
+// not is given as its tree too: rev-list leaves out what a negative
+// commit holds only from positive commits, never from positive trees.
+// The ids go on
 // stdin (--stdin), so that thousands of refs never meet the argument
 // limit. rev-list has no -z in the git versions supported: a path holding
 // a newline continues on the next line, which is told apart by not
@@ -25,7 +28,7 @@ func (r *Runner) NewObjects(ctx context.Context, have, not []string) ([]ObjectPa
 		in.WriteString(h + "\n")
 	}
 	for _, n := range not {
-		in.WriteString("^" + n + "\n")
+		in.WriteString("^" + n + "\n^" + n + "^{tree}\n")
 	}
 	out, err := r.Run(ctx, Cmd{Args: []string{"rev-list", "--objects", "--stdin"}, Stdin: []byte(in.String())})
 	if err != nil {

@@ -78,7 +78,7 @@ func (p *Pusher) screen(ctx context.Context, published []*store.Record, listed [
 			return nil, err
 		}
 		for i, o := range have {
-			if !o.Missing {
+			if o.Type == "commit" {
 				not = append(not, oids[i])
 			}
 		}
@@ -151,7 +151,9 @@ func (p *Pusher) screen(ctx context.Context, published []*store.Record, listed [
 }
 
 // untracked are the paths of blobs that the HEAD of no published
-// checkpoint has: files the person never committed.
+// checkpoint has: files the person never committed. One ls-tree of each
+// HEAD: asking for each path alone resolved it from the root every time
+// (230 ms for 3,000 paths).
 func (p *Pusher) untracked(ctx context.Context, published []*store.Record, blobs []git.ObjectPath) ([]string, error) {
 	heads := map[string]bool{}
 	for _, r := range published {
@@ -159,37 +161,24 @@ func (p *Pusher) untracked(ctx context.Context, published []*store.Record, blobs
 			heads[r.Head] = true
 		}
 	}
-	paths := map[string]bool{}
-	for _, b := range blobs {
-		paths[b.Path] = true
-	}
-	names := slices.Sorted(maps.Keys(paths))
-	hs := slices.Sorted(maps.Keys(heads))
-	var reqs []string
-	for _, h := range hs {
-		for _, n := range names {
-			reqs = append(reqs, h+":"+n)
-		}
-	}
 	tracked := map[string]bool{}
-	if len(reqs) > 0 {
-		got, err := p.Git.CatFileCheck(ctx, reqs)
+	for _, h := range slices.Sorted(maps.Keys(heads)) {
+		entries, err := p.Git.LsTree(ctx, h, git.LsTreeOptions{Recursive: true, FullTree: true})
 		if err != nil {
 			return nil, err
 		}
-		for i, o := range got {
-			if !o.Missing {
-				tracked[names[i%len(names)]] = true
-			}
+		for _, e := range entries {
+			tracked[e.Path] = true
 		}
 	}
 	var out []string
-	for _, n := range names {
-		if !tracked[n] {
-			out = append(out, n)
+	for _, b := range blobs {
+		if !tracked[b.Path] {
+			out = append(out, b.Path)
 		}
 	}
-	return out, nil
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // locate turns findings into Secrets, each with the published
