@@ -48,7 +48,9 @@ func TestPushScanCost(t *testing.T) {
 		}
 		return b.String()
 	}
-	name := func(i int) string { return filepath.Join(dir, fmt.Sprintf("d%03d", i%200), fmt.Sprintf("f%05d.txt", i)) }
+	name := func(i int) string {
+		return filepath.Join(dir, fmt.Sprintf("d%03d", i%200), fmt.Sprintf("f%05d.txt", i))
+	}
 	for i := 0; i < files; i++ {
 		os.MkdirAll(filepath.Dir(name(i)), 0o755)
 		writeFile(t, name(i), text(), 0o644)
