@@ -7,7 +7,7 @@ MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 GO     ?= go
 BINS    = git-checkpoint git-rewind
 # Programs the binaries run, installed beside them: no man page of their own.
-HELPERS = git-checkpoint-mcp
+HELPERS = git-checkpoint-mcp git-checkpoint-scan
 
 .PHONY: all build test agents lint fuzz bench bench-500k bench-quick install uninstall clean man dist
 

@@ -201,3 +201,43 @@ func TestPushGitDaemon(t *testing.T) {
 		t.Fatalf("a third push was not up to date:\n%s", r.stdout)
 	}
 }
+
+// TestPushSecretsGitDaemon is the reproduction over git's own
+// protocol: an untracked .env and private key are refused (exit 5) and
+// nothing reaches the remote; with --withhold they are left out, and no
+// object the remote holds has them.
+func TestPushSecretsGitDaemon(t *testing.T) {
+	env := gitEnv(t)
+	base := t.TempDir()
+	bare := filepath.Join(base, "remote.git")
+	must(t, 0, base, env, "git", "init", "-q", "--bare", bare)
+	seed := filepath.Join(base, "seed")
+	must(t, 0, base, env, "git", "init", "-q", seed)
+	writeFile(t, filepath.Join(seed, "a.txt"), "a\n", 0o644)
+	must(t, 0, seed, env, "git", "add", ".")
+	must(t, 0, seed, env, "git", "commit", "-q", "-m", "init")
+	must(t, 0, seed, env, "git", "push", "-q", bare, "HEAD:refs/heads/main")
+	url := gitDaemon(t, env, base)
+
+	a := newSide(t, url+"remote.git", "a")
+	const key = "AKIANBHNV5MQVCRF7BPV"
+	writeFile(t, filepath.Join(a.dir, ".env"), "AWS_ACCESS_KEY_ID="+key+"\n", 0o644)
+	writeFile(t, filepath.Join(a.dir, "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n", 0o600)
+	a.git(t, 0, "checkpoint", "-m", "wip")
+	r := a.git(t, 5, "checkpoint", "push")
+	if !strings.Contains(r.stderr, "error: the push would publish secrets found in 2 files: .env, id_ed25519") ||
+		strings.Contains(r.stdout+r.stderr, key) {
+		t.Fatalf("the refusal:\n%s%s", r.stdout, r.stderr)
+	}
+	if refs := remoteRefs(t, env, bare, "refs/checkpoints/"); len(refs) != 0 {
+		t.Fatalf("a refused push left refs: %v", refs)
+	}
+	r = a.git(t, 0, "checkpoint", "push", "--withhold", ".env", "--withhold", "id_ed25519")
+	if !strings.Contains(r.stdout, "withheld from origin: .env, id_ed25519 (k1)") {
+		t.Fatalf("the push with --withhold:\n%s", r.stdout)
+	}
+	all := must(t, 0, bare, env, "git", "cat-file", "--batch-all-objects", "--batch").stdout
+	if strings.Contains(all, key) || strings.Contains(all, "OPENSSH PRIVATE") {
+		t.Fatal("the remote holds an object with the secrets")
+	}
+}

@@ -11,18 +11,21 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/cli"
 	"github.com/git-checkpoint/git-checkpoint/internal/mcp"
 	"github.com/git-checkpoint/git-checkpoint/internal/scripttest"
+	"github.com/git-checkpoint/git-checkpoint/internal/secrets"
+	"github.com/git-checkpoint/git-checkpoint/internal/secrets/leaks"
 )
 
 var update = flag.Bool("update", false, "rewrite the transcripts' expected output")
 
-// TestMain lets the test binary be git-checkpoint, git-rewind and
-// git-checkpoint-mcp, so that transcripts reach them through git's own
+// TestMain lets the test binary be git-checkpoint, git-rewind,
+// git-checkpoint-mcp and git-checkpoint-scan, so that transcripts reach them through git's own
 // dispatch of `git checkpoint`.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"git-checkpoint": func() { os.Exit(cli.Checkpoint(os.Args[1:], cli.System())) },
 		"git-rewind":     func() { os.Exit(cli.Rewind(os.Args[1:], cli.System())) },
 		cli.MCPServer:    func() { os.Exit(cli.MCP(os.Args[1:], cli.System(), mcp.Run)) },
+		secrets.Helper:   func() { os.Exit(secrets.Main(os.Stdin, os.Stdout, os.Stderr, leaks.Detectors)) },
 	})
 }
 

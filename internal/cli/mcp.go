@@ -54,16 +54,20 @@ func (c *mcpCmd) Run(sys *IO, g *Globals) error {
 // FindMCPServer finds git-checkpoint-mcp beside the running binary (where
 // make install, go install and the release archives put both; symlinks
 // resolved), else on pathEnv; "" when it is in neither place.
-func FindMCPServer(pathEnv string) string {
+func FindMCPServer(pathEnv string) string { return findHelper(MCPServer, pathEnv) }
+
+// findHelper finds the helper program name beside the running binary,
+// else on pathEnv; "" when it is in neither place.
+func findHelper(name, pathEnv string) string {
 	if self, err := os.Executable(); err == nil {
 		if self, err = filepath.EvalSymlinks(self); err == nil {
-			beside := filepath.Join(filepath.Dir(self), MCPServer)
+			beside := filepath.Join(filepath.Dir(self), name)
 			if fi, err := os.Stat(beside); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 				return beside
 			}
 		}
 	}
-	path, _ := lookPath(MCPServer, "/", pathEnv)
+	path, _ := lookPath(name, "/", pathEnv)
 	return path
 }
 

@@ -54,7 +54,7 @@ type Options struct {
 // completion; helpers are programs they run, installed beside them.
 var (
 	binaries = []string{"git-checkpoint", "git-rewind"}
-	helpers  = []string{"git-checkpoint-mcp"}
+	helpers  = []string{"git-checkpoint-mcp", "git-checkpoint-scan"}
 )
 
 // Build writes one archive per target and SHA256SUMS, and returns the

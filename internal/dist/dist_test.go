@@ -106,7 +106,7 @@ func TestReproducible(t *testing.T) {
 		names = append(names, strings.TrimPrefix(name, top))
 	}
 	slices.Sort(names)
-	wantNames := []string{"README.md", "bin/git-checkpoint", "bin/git-checkpoint-mcp", "bin/git-rewind",
+	wantNames := []string{"README.md", "bin/git-checkpoint", "bin/git-checkpoint-mcp", "bin/git-checkpoint-scan", "bin/git-rewind",
 		"share/bash-completion/completions/git-checkpoint", "share/bash-completion/completions/git-rewind",
 		"share/fish/vendor_completions.d/git-checkpoint.fish", "share/fish/vendor_completions.d/git-rewind.fish",
 		"share/man/man1/git-checkpoint.1", "share/man/man1/git-rewind.1",

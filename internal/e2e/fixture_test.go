@@ -19,7 +19,8 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
-// buildTools builds git-checkpoint, git-rewind and git-checkpoint-mcp into
+// buildTools builds git-checkpoint, git-rewind and their helpers
+// (git-checkpoint-mcp, git-checkpoint-scan) into
 // a temporary directory and returns it. The hooks an agent runs find them there
 // through PATH, as they would find an installed copy.
 func buildTools(t *testing.T) string {
@@ -28,7 +29,8 @@ func buildTools(t *testing.T) string {
 	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
 		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint",
 		"github.com/git-checkpoint/git-checkpoint/cmd/git-rewind",
-		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint-mcp")
+		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint-mcp",
+		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint-scan")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -15,12 +15,15 @@ import (
 // HOME, another path) fetches, forks the newest checkpoint into a
 // worktree, and the resume command the fork prints, run there as printed,
 // is accepted by the real Claude Code: the model sees both of side A's
-// turns in its first request.
+// turns in its first request. The token the model wrote in turn one is
+// in the transcript: the push redacts it there (and publishes the file
+// only with --allow-secret), and the redacted transcript still resumes.
 func claudeRemoteStory(t *testing.T, tools string) {
 	a := newFixture(t, tools)
 	a.exits(0, "git", "checkpoint", "install", "claude")
+	const token = "ghp_csSWj9DxQSYgDMFMbGBKxN28J4W8Bzld2g0h"
 	script := agenttest.Script{Steps: []agenttest.Step{
-		agenttest.Do(agenttest.ClaudeWrite(a.path("one.txt"), "turn one\n")),
+		agenttest.Do(agenttest.ClaudeWrite(a.path("one.txt"), "turn one\nGITHUB_TOKEN="+token+"\n")),
 		agenttest.Say("ONE-DONE"),
 		agenttest.Do(agenttest.ClaudeWrite(a.path("two.txt"), "turn two\n")),
 		agenttest.Say("TWO-DONE"),
@@ -38,14 +41,19 @@ func claudeRemoteStory(t *testing.T, tools string) {
 	a.exits(0, "git", "init", "-q", "--bare", bare)
 	a.exits(0, "git", "remote", "add", "origin", bare)
 	a.exits(0, "git", "push", "-q", "origin", "HEAD:refs/heads/main")
+	// The file with the token is refused, then published knowingly.
+	if r := a.exits(5, "git", "checkpoint", "push"); !strings.Contains(r.stderr, "secrets found in 1 file: one.txt") {
+		t.Errorf("a push of one.txt was not refused:\n%s", r.stderr)
+	}
 	// Without --with-conversation no transcript travels.
-	if out := a.exits(0, "git", "checkpoint", "push").stdout; strings.Contains(out, "conversation") {
+	if out := a.exits(0, "git", "checkpoint", "push", "--allow-secret", "one.txt").stdout; strings.Contains(out, "conversation") {
 		t.Errorf("a plain push carried conversations:\n%s", out)
 	}
 	if refs := a.exits(0, "git", "--git-dir", bare, "for-each-ref", "--format=%(refname)", "refs/checkpoints/").stdout; strings.Contains(refs, "conversations") || !strings.Contains(refs, "/records") {
 		t.Errorf("after a plain push the remote holds:\n%s", refs)
 	}
-	if out := a.exits(0, "git", "checkpoint", "push", "--with-conversation").stdout; !strings.Contains(out, "conversations of store") || !strings.Contains(out, ": 1 transcript") {
+	if out := a.exits(0, "git", "checkpoint", "push", "--with-conversation").stdout; !strings.Contains(out, "conversations of store") || !strings.Contains(out, ": 1 transcript") ||
+		!strings.Contains(out, "redacted") {
 		t.Errorf("push --with-conversation:\n%s", out)
 	}
 
@@ -93,8 +101,14 @@ func claudeRemoteStory(t *testing.T, tools string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(placed, original) {
-		t.Errorf("the placed transcript differs from side A's")
+	if !bytes.Contains(original, []byte(token)) {
+		t.Fatalf("side A's transcript does not hold the token the model wrote")
+	}
+	if bytes.Contains(placed, []byte(token)) || !bytes.Contains(placed, []byte("[REDACTED github-pat]")) {
+		t.Errorf("the placed transcript is not redacted")
+	}
+	if got := bytes.Replace(placed, []byte("[REDACTED github-pat]"), []byte(token), -1); !bytes.Equal(got, original) {
+		t.Errorf("the placed transcript differs from side A's in more than the token")
 	}
 	at := claudeLine(t, want, "TWO-DONE")
 	if w := "claude --resume " + session + " --resume-session-at " + at + " --fork-session"; fork.Resume.Command != w {

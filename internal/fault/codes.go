@@ -67,6 +67,7 @@ const (
 	ConflictOutsideEdits      Code = "conflict.outside_edits"       // the plan would overwrite a person's edits
 	ConflictRevertConflicts   Code = "conflict.revert_conflicts"    // --only or --session: a path does not reverse cleanly
 	ConflictRewindStale       Code = "conflict.rewind_stale"        // the tree changed since the plan was shown
+	ConflictSecrets           Code = "conflict.secrets"             // push: what it would publish holds secrets the person did not withhold or allow
 	ConflictStoreShared       Code = "conflict.store_shared"        // push: the remote holds this store id's checkpoint at another commit
 	ConflictTurnRunning       Code = "conflict.turn_running"        // --only or --session: a turn to reverse has no end yet
 )

@@ -11,6 +11,7 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/secrets"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -27,39 +28,64 @@ var conversationsDate = []string{"GIT_AUTHOR_DATE=@0 +0000", "GIT_COMMITTER_DATE
 // writeConversations stores, as one commit, the transcripts of the
 // sessions the kept checkpoints belong to, each as its newest record
 // names it, and returns it with their number ("" when there are none).
-// A transcript that is gone from this machine is left out.
-func writeConversations(ctx context.Context, g *git.Runner, j *store.Journal, kept map[int]bool, id string) (string, int, error) {
+// A transcript that is gone from this machine is left out. Each is
+// scanned first, and every secret found is replaced by a marker
+// (secrets.Redact), which keeps each JSON line JSON, so that the
+// conversation still resumes elsewhere; the findings are returned.
+func writeConversations(ctx context.Context, g *git.Runner, j *store.Journal, kept map[int]bool, id string, scanner secrets.Scanner) (string, int, []Secret, error) {
 	paths := map[string]string{} // session: its transcript
 	for _, r := range j.Checkpoints() {
 		if kept[r.N] && agents.Carried(r.Agent) && agents.TranscriptName(r.Session) != "" && r.Transcript != "" {
 			paths[r.Session] = r.Transcript
 		}
 	}
-	var entries []git.TreeEntry
+	var items []secrets.Item
 	for _, session := range slices.Sorted(maps.Keys(paths)) {
 		data, err := os.ReadFile(paths[session])
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return "", 0, fault.Wrap(err, fault.FailedIO, "cannot read the transcript of session %s", session)
+			return "", 0, nil, fault.Wrap(err, fault.FailedIO, "cannot read the transcript of session %s", session)
+		}
+		items = append(items, secrets.Item{Name: agents.TranscriptName(session), Data: data})
+	}
+	if len(items) == 0 {
+		return "", 0, nil, nil
+	}
+	if scanner == nil {
+		return "", 0, nil, fault.New(fault.NotFoundCommand, "no secret scanner: transcripts are redacted before they are carried")
+	}
+	findings, err := scanner.Scan(ctx, slices.Values(items))
+	if err != nil {
+		return "", 0, nil, fault.Wrap(err, fault.FailedIO, "the secret scan of the transcripts failed").
+			WithHint("nothing was pushed; a push carries no transcript it could not scan")
+	}
+	byItem := map[int][]secrets.Finding{}
+	var redacted []Secret
+	for _, f := range findings {
+		byItem[f.Item] = append(byItem[f.Item], f)
+		redacted = append(redacted, Secret{Path: items[f.Item].Name, Line: f.Line, Rule: f.Rule})
+	}
+	var entries []git.TreeEntry
+	for i, it := range items {
+		data, err := secrets.Redact(it.Data, byItem[i])
+		if err != nil {
+			return "", 0, nil, fault.Wrap(err, fault.FailedIO, "cannot redact the transcript %s", it.Name)
 		}
 		blob, err := g.WriteBlob(ctx, data)
 		if err != nil {
-			return "", 0, err
+			return "", 0, nil, err
 		}
-		entries = append(entries, git.TreeEntry{Mode: "100644", Type: "blob", OID: blob, Path: agents.TranscriptName(session)})
-	}
-	if len(entries) == 0 {
-		return "", 0, nil
+		entries = append(entries, git.TreeEntry{Mode: "100644", Type: "blob", OID: blob, Path: it.Name})
 	}
 	tree, err := g.MkTree(ctx, entries)
 	if err != nil {
-		return "", 0, err
+		return "", 0, nil, err
 	}
 	commit, err := g.CommitTree(ctx, git.CommitRequest{Tree: tree, Message: "agent transcripts of store " + id + "\n",
 		Env: append(slices.Clone(git.Identity), conversationsDate...)})
-	return commit, len(entries), err
+	return commit, len(entries), redacted, err
 }
 
 // Transcript is the carried transcript of session in this fetched store,

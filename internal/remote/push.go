@@ -5,9 +5,11 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/secrets"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -37,7 +39,12 @@ type PushResult struct {
 	// sent.
 	Conversations        int
 	ConversationsChanged bool
-	DryRun               bool
+	// Screen is what the secret scan of the published checkpoints'
+	// new files found, and Redacted the findings replaced by a marker in
+	// the transcripts carried.
+	Screen   *Screen
+	Redacted []Secret
+	DryRun   bool
 }
 
 // UpToDate says the remote had everything already.
@@ -60,6 +67,13 @@ type PushOptions struct {
 	// the published checkpoints belong to (those an agent resumes from a
 	// file: Claude Code's), so that the conversation can go on elsewhere.
 	Conversation bool
+	// Scanner scans what the push would publish for the first time;
+	// without one nothing is published.
+	Scanner secrets.Scanner
+	// Withhold are paths (files or directories) left out of the copies
+	// of the checkpoints the push publishes; Allow are flagged paths
+	// published anyway. A flagged path in neither refuses the push.
+	Withhold, Allow []string
 }
 
 // Push publishes the kept checkpoints of j (those whose ref names the
@@ -97,13 +111,19 @@ func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string
 // still at the commit seen.
 func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string, remote, id string, opts PushOptions) (*PushResult, []git.PushUpdate, error) {
 	prefix := store.StorePrefix(id)
-	listed, err := p.Git.LsRemote(ctx, remote, prefix)
+	// Every ref of the remote, in the one round trip: this store's, and
+	// the commits whose files the remote holds already, which the scan
+	// of what is new leaves out.
+	listed, err := p.Git.LsRemote(ctx, remote, "refs/")
 	if err != nil {
 		return nil, nil, reachFailed(err, remote)
 	}
 	there := map[int]string{}
 	oldRecords, oldConversations := "", ""
 	for _, ref := range listed {
+		if !strings.HasPrefix(ref.Name, prefix) {
+			continue
+		}
 		if ref.Name == ConversationsRef(id) {
 			oldConversations = ref.OID
 		} else if ref.Name == RecordsRef(id) {
@@ -119,23 +139,49 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 		}
 	}
 
+	// The copies an earlier push published of checkpoints it withheld
+	// paths from: the remote's ref names the copy, not this store's.
+	copies := map[int]*store.Record{}
+	for _, ev := range old.Events {
+		if c := ev.Checkpoint; c != nil && !c.Reused && withheld(c) {
+			copies[c.N] = c
+		}
+	}
+
 	res := &PushResult{Remote: remote, Store: id}
 	var updates []git.PushUpdate
 	kept := map[int]bool{}
+	pub := map[int]*store.Record{} // checkpoint: the copy the remote has, or gets
 	for _, r := range j.Checkpoints() {
 		if refs[r.N] != r.Commit {
 			continue // its ref is gone or moved: not a checkpoint to publish
 		}
 		kept[r.N] = true
-		switch there[r.N] {
-		case r.Commit:
-		case "":
+		switch c := copies[r.N]; {
+		case there[r.N] == r.Commit:
+		case there[r.N] == "":
 			res.Published = append(res.Published, r)
-			updates = append(updates, git.PushUpdate{Ref: CheckpointRef(id, r.N), New: r.Commit})
+		case c != nil && c.Commit == there[r.N]:
+			pub[r.N] = c
 		default:
 			return nil, nil, fault.New(fault.ConflictStoreShared, "%s holds checkpoint k%d of store %s at another commit than this one", remote, r.N, id).
 				WithHint("another working tree has this store's id (its state directory was copied); remove 'store-id' from the state directory of one of them to give it an id of its own")
 		}
+	}
+
+	if res.Screen, err = p.screen(ctx, res.Published, listed, opts); err != nil {
+		return nil, nil, err
+	}
+	if len(res.Screen.Blocking) > 0 && !opts.DryRun {
+		return nil, nil, secretsFound(res.Screen, remote)
+	}
+	for _, r := range res.Published {
+		if paths := res.Screen.Withheld[r.N]; len(paths) > 0 {
+			if pub[r.N], err = p.withhold(ctx, r, paths); err != nil {
+				return nil, nil, err
+			}
+		}
+		updates = append(updates, git.PushUpdate{Ref: CheckpointRef(id, r.N), New: published(r, pub).Commit})
 	}
 
 	if opts.Prune {
@@ -158,17 +204,22 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 	}
 	for _, ev := range j.All() {
 		if ev.Type == store.EventCheckpoint && ev.Checkpoint != nil && kept[ev.Checkpoint.N] {
+			if c := pub[ev.Checkpoint.N]; c != nil {
+				r := *ev.Checkpoint
+				r.Commit, r.Tree, r.Raw, r.Skipped = c.Commit, c.Tree, c.Raw, c.Skipped
+				ev.Checkpoint = &r
+			}
 			recs.Events = append(recs.Events, ev)
 		}
 	}
 	res.Records = len(recs.Numbers())
 	res.RecordsChanged = oldRecords == "" || !same(old, recs)
 	if opts.Conversation {
-		commit, n, err := writeConversations(ctx, p.Git, j, kept, id)
+		commit, n, redacted, err := writeConversations(ctx, p.Git, j, kept, id, opts.Scanner)
 		if err != nil {
 			return nil, nil, err
 		}
-		res.Conversations = n
+		res.Conversations, res.Redacted = n, redacted
 		if commit != "" && commit != oldConversations {
 			res.ConversationsChanged = true
 			updates = append(updates, git.PushUpdate{Ref: ConversationsRef(id), New: commit, Old: oldConversations})
@@ -181,11 +232,12 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 	// git then counts as the edges of what it sends: a new checkpoint's
 	// objects are compared with those of the checkpoints the remote has,
 	// not only with HEAD's, so the files an earlier push sent are not sent
-	// again.
+	// again. They are the copies the remote has, never a checkpoint
+	// whose paths were withheld.
 	var parents []string
 	for _, r := range j.Checkpoints() {
 		if kept[r.N] {
-			parents = append(parents, r.Commit)
+			parents = append(parents, published(r, pub).Commit)
 		}
 	}
 	commit, err := recs.write(ctx, p.Git, parents)
@@ -194,6 +246,15 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 	}
 	updates = append(updates, git.PushUpdate{Ref: RecordsRef(id), New: commit, Old: oldRecords})
 	return res, updates, nil
+}
+
+// published is the copy of r the remote has or gets: r itself, unless
+// paths were withheld from it.
+func published(r *store.Record, pub map[int]*store.Record) *store.Record {
+	if c := pub[r.N]; c != nil {
+		return c
+	}
+	return r
 }
 
 // remoteRecords reads the remote's records commit oid of store id: from

@@ -45,6 +45,9 @@ const (
 	// LeftPathTooLong is a directory whose path is longer than the
 	// system allows, which no checkpoint holds and no rewind can write.
 	LeftPathTooLong = "path_too_long"
+	// LeftWithheld is a path the push of a fetched checkpoint left out
+	// because it held a secret: no copy of the checkpoint here has it.
+	LeftWithheld = "withheld_secret"
 	// LeftInWay is a path where the checkpoint has a file, but a path
 	// the plan leaves (kept as a person's, too big, unreadable) sits
 	// there or on the way to it.
@@ -365,6 +368,8 @@ func reasonFor(skip string) string {
 		return LeftUnsupported
 	case store.SkipPathTooLong:
 		return LeftPathTooLong
+	case store.SkipWithheld:
+		return LeftWithheld
 	case store.SkipSkipWorktree:
 		return LeftSkipWork
 	case store.SkipNestedRepo:

@@ -77,7 +77,7 @@ type Skip struct {
 // overwrite it safely nor bring it back, and leaves the path as it is.
 func (s Skip) Unheld() bool {
 	switch s.Reason {
-	case SkipTooBig, SkipTooBigTotal, SkipUnreadable, SkipUnsupported, SkipPathTooLong:
+	case SkipTooBig, SkipTooBigTotal, SkipUnreadable, SkipUnsupported, SkipPathTooLong, SkipWithheld:
 		return true
 	}
 	return false
@@ -129,6 +129,11 @@ const (
 	// SkipPathTooLong is a directory whose path is longer than the
 	// system allows (PATH_MAX): git cannot open it, nor a rewind write it.
 	SkipPathTooLong = "path_too_long"
+	// SkipWithheld is a path a push left out of the copy of a checkpoint
+	// it published, because a secret scanner flagged it (push
+	// --withhold): the remote's checkpoint does not hold it, and a rewind
+	// to it there leaves the path as it is.
+	SkipWithheld = "withheld_secret"
 )
 
 // Reasons a checkpoint was taken.
