@@ -1,18 +1,22 @@
 package agenttest
 
 import (
-	"os"
 	"testing"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
 // GitEnv is a git environment that does not depend on the machine's
-// configuration: no system or global config and gittest's fixed identity.
-// It leaves HOME alone, since the agent keeps its own (Run.Home), so the
-// global config is turned off by name.
+// configuration: no system config, gittest's fixed identity, and as
+// global config only the HOME every agent and fixture command runs with,
+// a temporary directory (Run.Home), where a test may write one with `git
+// config --global` as a person would. The global config is never named
+// by GIT_CONFIG_GLOBAL: a `git config --global` would then replace the
+// named file (/dev/null once, as root) by a regular one; and the product reads
+// checkpoint.mcpRewind only from a global file git found itself.
+// XDG_CONFIG_HOME empty is unset to git.
 func GitEnv() []string {
-	return append([]string{"GIT_CONFIG_NOSYSTEM=1", "GIT_ATTR_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull}, gittest.Identity()...)
+	return append([]string{"GIT_CONFIG_NOSYSTEM=1", "GIT_ATTR_NOSYSTEM=1", "XDG_CONFIG_HOME="}, gittest.Identity()...)
 }
 
 // NewRepo creates a git repository in a temporary directory with the given
