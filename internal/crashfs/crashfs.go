@@ -66,11 +66,12 @@ type FS struct {
 
 	mu     sync.Mutex
 	img    *image
-	ops    int    // operations counted since the mount
-	limit  int    // with crash: the operations let through
-	crash  bool   // CrashAfter was called
-	frozen bool   // the limit was reached: every further change fails
-	last   string // the last operation let through
+	ops    int      // operations counted since the mount
+	limit  int      // with crash: the operations let through
+	crash  bool     // CrashAfter was called
+	frozen bool     // the limit was reached: every further change fails
+	last   string   // the last operation let through
+	log    []string // every operation let through since the mount
 	mode   Mode
 	srv    *fuse.Server
 }
@@ -124,7 +125,7 @@ func (c *FS) mount() error {
 	}
 	c.mu.Lock()
 	c.img, c.srv = img, srv
-	c.ops, c.limit, c.crash, c.frozen, c.last = 0, 0, false, false, ""
+	c.ops, c.limit, c.crash, c.frozen, c.last, c.log = 0, 0, false, false, "", nil
 	c.mu.Unlock()
 	return nil
 }
@@ -155,6 +156,20 @@ func (c *FS) Last() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.last
+}
+
+// Log names every operation let through since the mount, in order:
+// "write PATH", "rename FROM TO", "fsync PATH", "fsync DIR/", "syncfs
+// PATH", "sync", and so on (paths relative to the mount).
+func (c *FS) Log() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.log...)
+}
+
+// IsSync says whether a Log line makes something durable.
+func IsSync(op string) bool {
+	return op == "sync" || strings.HasPrefix(op, "fsync ") || strings.HasPrefix(op, "syncfs ")
 }
 
 // CrashAfter lets k more operations through, then fails every one after
@@ -220,6 +235,7 @@ func (c *FS) begin(what string, args ...any) syscall.Errno {
 	}
 	c.ops++
 	c.last = fmt.Sprintf(what, args...)
+	c.log = append(c.log, c.last)
 	return 0
 }
 

@@ -6,15 +6,25 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-// entry is one name of a directory as the disk holds it: the inode it
+// key tells a file from every other the live directory held, even one
+// that reuses its inode number once it is freed (git frees and takes them
+// all the time: a ref's lock renamed over the ref frees the old one): the
+// inode number and the birth time.
+type key struct {
+	ino  uint64
+	born int64
+}
+
+// entry is one name of a directory as the disk holds it: the file it
 // names, its type and permissions, and a symlink's target (a symlink is
 // made whole with its name, as ext4 and xfs store short targets in the
 // inode they create with the entry).
 type entry struct {
-	ino    uint64
+	ino    key
 	mode   fs.FileMode
 	target string
 }
@@ -24,18 +34,27 @@ type entry struct {
 // into place) and renames keep the data a file's fsync made durable,
 // whatever name it has by then.
 type image struct {
-	root uint64
-	data map[uint64][]byte           // a file's bytes as of its last sync
-	perm map[uint64]fs.FileMode      // its permissions then
-	dirs map[uint64]map[string]entry // a directory's entries as of its last sync
+	root key
+	data map[key][]byte           // a file's bytes as of its last sync
+	perm map[key]fs.FileMode      // its permissions then
+	dirs map[key]map[string]entry // a directory's entries as of its last sync
 }
 
-func ino(path string) (uint64, fs.FileInfo, error) {
+// ino is the key of the file at path. The live directory must be on a
+// filesystem that keeps birth times (ext4, xfs, btrfs, tmpfs do).
+func ino(path string) (key, fs.FileInfo, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
-		return 0, nil, err
+		return key{}, nil, err
 	}
-	return fi.Sys().(*syscall.Stat_t).Ino, fi, nil
+	var st unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_INO|unix.STATX_BTIME, &st); err != nil {
+		return key{}, nil, err
+	}
+	if st.Mask&unix.STATX_BTIME == 0 {
+		return key{}, nil, fmt.Errorf("crashfs: %s: the filesystem keeps no birth times, which tell a file from one that reuses its inode", path)
+	}
+	return key{st.Ino, st.Btime.Sec*1e9 + int64(st.Btime.Nsec)}, fi, nil
 }
 
 // newImage takes everything under live as durable: a freshly mounted
@@ -45,7 +64,7 @@ func newImage(live string) (*image, error) {
 	if err != nil {
 		return nil, err
 	}
-	im := &image{root: root, data: map[uint64][]byte{}, perm: map[uint64]fs.FileMode{}, dirs: map[uint64]map[string]entry{}}
+	im := &image{root: root, data: map[key][]byte{}, perm: map[key]fs.FileMode{}, dirs: map[key]map[string]entry{}}
 	return im, im.syncTree(live, true)
 }
 
@@ -117,9 +136,9 @@ func (im *image) syncTree(live string, data bool) error {
 // file whose name is durable but whose data never were is empty; a
 // directory whose own entries never were is empty.
 func (im *image) write(dir string) error {
-	made := map[uint64]string{}
-	var walk func(d uint64, path string) error
-	walk = func(d uint64, path string) error {
+	made := map[key]string{}
+	var walk func(d key, path string) error
+	walk = func(d key, path string) error {
 		ents := im.dirs[d]
 		names := make([]string, 0, len(ents))
 		for name := range ents {

@@ -21,6 +21,13 @@ import (
 // and executes the command, whose every descendant inherits the filter.
 const wrapEnv = "CRASHFS_WRAP"
 
+// dirEnv is the directory the wrapper changes to. A child must never
+// start in the mount: Go starts it with vfork, so the test process keeps
+// its P until the child executes, and a garbage collection that stops the
+// world waits for that P while the child's chdir waits for the FUSE
+// server, which runs in the stopped world.
+const dirEnv = "CRASHFS_DIR"
+
 // Main runs the wrapper when the test binary was started as one, and
 // returns otherwise: a TestMain of a package that calls Run calls it
 // first.
@@ -79,9 +86,14 @@ func wrap(name string, args []string) error {
 	}
 	unix.Close(fd)
 	unix.Close(3)
+	if d := os.Getenv(dirEnv); d != "" {
+		if err := os.Chdir(d); err != nil {
+			return err
+		}
+	}
 	var env []string
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, wrapEnv+"=") {
+		if !strings.HasPrefix(e, wrapEnv+"=") && !strings.HasPrefix(e, dirEnv+"=") {
 			env = append(env, e)
 		}
 	}
@@ -142,13 +154,16 @@ func start(cmd *exec.Cmd) (int, error) {
 
 // Run runs cmd with its syncfs and sync calls (its descendants' too)
 // reported to c, each one an operation that makes everything durable,
-// and waits for it. Processes it left behind in its process group are
+// and waits for it. Every command that works in the mount must be run
+// through Run, which starts it outside and changes to cmd.Dir after the
+// exec (see dirEnv). Processes it left behind in its process group are
 // killed when it ends: the tests crash the filesystem next, and nothing
 // may use it then.
 func (c *FS) Run(cmd *exec.Cmd) error {
 	args := append([]string{os.Args[0]}, cmd.Args...)
 	cmd.Path, cmd.Args = os.Args[0], args
-	cmd.Env = append(cmd.Environ(), wrapEnv+"=1")
+	cmd.Env = append(cmd.Environ(), wrapEnv+"=1", dirEnv+"="+cmd.Dir)
+	cmd.Dir = ""
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	listener, err := start(cmd)
 	if err != nil {
