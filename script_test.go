@@ -9,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/cli"
+	"github.com/git-checkpoint/git-checkpoint/internal/crashfs"
 	"github.com/git-checkpoint/git-checkpoint/internal/mcp"
 	"github.com/git-checkpoint/git-checkpoint/internal/scripttest"
 	"github.com/git-checkpoint/git-checkpoint/internal/secrets"
@@ -20,7 +21,11 @@ var update = flag.Bool("update", false, "rewrite the transcripts' expected outpu
 // TestMain lets the test binary be git-checkpoint, git-rewind,
 // git-checkpoint-mcp and git-checkpoint-scan, so that transcripts reach them through git's own
 // dispatch of `git checkpoint`.
+//
+// crashfs.Main first: the power-loss test starts the test binary as the
+// wrapper that lets it see a command's syncfs calls.
 func TestMain(m *testing.M) {
+	crashfs.Main()
 	testscript.Main(m, map[string]func(){
 		"git-checkpoint": func() { os.Exit(cli.Checkpoint(os.Args[1:], cli.System())) },
 		"git-rewind":     func() { os.Exit(cli.Rewind(os.Args[1:], cli.System())) },

@@ -92,7 +92,12 @@ func (p *pack) index(packSum []byte) []byte {
 }
 
 // writeTemp writes data to a new read-only file in dir whose name starts
-// with prefix, and returns its path. Not os.CreateTemp: its files are
+// with prefix, synced, and returns its path. Synced before the caller
+// renames it into place: a filesystem may make the rename durable before
+// the data (ext4's delayed allocation does), and after a power loss git
+// would find a pack or an index under its name, empty or short, which
+// fsck reports as corrupt; one syncfs after the rename does not order
+// the two (the power-loss test, TestPowerLoss, found it). Not os.CreateTemp: its files are
 // made 0600, and a chmod after would give 0444 whatever the umask, where
 // git's are 0444 under it.
 func writeTemp(dir, prefix string, data []byte) (string, error) {
@@ -106,6 +111,9 @@ func writeTemp(dir, prefix string, data []byte) (string, error) {
 			return "", err
 		}
 		_, err = f.Write(data)
+		if err == nil {
+			err = f.Sync()
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

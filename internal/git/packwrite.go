@@ -37,10 +37,11 @@ var packTypes = map[string]byte{"commit": 1, "tree": 2, "blob": 3}
 // as mktree and update-index would write them (capture's
 // TestEncodeTreeAgreesWithMktree).
 //
-// git would fsync the pack and its index (core.fsync's default); it
-// does not fsync loose objects, and a capture syncs the filesystem after
-// its ref (see docs/fault-safety.md) for both alike, so the pack is not
-// synced twice. sha256 is the repository's hash function.
+// Either way the pack and its index are synced before they are renamed
+// into place, as git syncs its own (core.fsync's default): a sync of the
+// filesystem after the rename would not keep a power loss from leaving
+// the names with their data missing (docs/fault-safety.md). sha256 is
+// the repository's hash function.
 func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) error {
 	p, err := encodePack(objs, sha256)
 	if err != nil {
@@ -52,10 +53,9 @@ func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) erro
 		return p.store(filepath.Join(r.Objects, "pack"))
 	}
 	_, err = r.Run(ctx, Cmd{
-		Args:   []string{"index-pack", "--stdin"},
-		Older:  true, // it may be the work aside, and reads no new object
-		Config: []string{"core.fsync=-pack,-pack-metadata"},
-		Stdin:  p.data,
+		Args:  []string{"index-pack", "--stdin"},
+		Older: true, // it may be the work aside, and reads no new object
+		Stdin: p.data,
 	})
 	return err
 }

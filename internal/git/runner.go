@@ -55,6 +55,18 @@ var pinned = []string{
 	// never written with them, so `git status` keeps the user's view.
 	"core.fileMode=true",
 	"core.symlinks=true",
+	// What git writes is on disk before its name: a loose object, a pack
+	// and its index, a ref, packed-refs, an index (the private one, and
+	// the real one a --reset-head writes) are synced before git renames
+	// them into place. git's default leaves loose objects, refs and
+	// indexes out, and a filesystem may make the rename durable before
+	// the data, so a power loss left an empty object file (which the next
+	// capture of the same content takes as stored), an empty branch ref
+	// or packed-refs: the power-loss test found each (TestPowerLoss,
+	// docs/fault-safety.md). fsync, not batch: batch's writeout-only
+	// flushes promise nothing on Linux.
+	"core.fsync=committed,index",
+	"core.fsyncMethod=fsync",
 }
 
 // Runner runs git in one repository.

@@ -110,8 +110,18 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	}
 	// ended journals the end of a rewind that stopped with the tree in a
 	// known state (untouched, or put back), so that the next rewind is not
-	// refused as interrupted.
+	// refused as interrupted. Not an --undo of an interrupted rewind: put
+	// back, the tree is still the interrupted one's, part old, part new,
+	// and the next --undo must still finish it, as it finishes any
+	// interrupted undo. Journaled as ended, it became the last rewind, and
+	// the next --undo went back to its safety checkpoint (the tree as the
+	// crash left it) and said it was done (the power-loss test found it:
+	// a --reset-head cut short with git's HEAD.lock left, whose --undo
+	// failed until the lock was removed).
 	ended := func(err error) error {
+		if pr.Interrupted != nil && pr.req.Undo {
+			return err
+		}
 		end := *rw
 		end.Error = fault.As(err).Message
 		r.Store.Append(pr.Journal, store.Event{Type: store.EventRewindEnded, Rewind: &end})

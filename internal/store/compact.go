@@ -70,6 +70,11 @@ func (s *Store) Compact(j *Journal) (dropped int, err error) {
 		return 0, err
 	}
 	path := s.Path("journal.jsonl")
+	// The old journal's head is on disk as Replaced names it before the
+	// new journal replaces it (syncHead).
+	if err := syncHead(path, j); err != nil {
+		return 0, fault.Wrap(err, fault.FailedIO, "cannot write the journal's head")
+	}
 	// The new journal is on disk, renamed over the old, before the head
 	// names its last line (and before anything is appended to it).
 	if err := durable.WriteFile(path, data); err != nil {

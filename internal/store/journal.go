@@ -814,6 +814,26 @@ func writeHead(path string, j *Journal) error {
 	return overwrite(path+headSuffix, b)
 }
 
+// syncHead writes the journal's head (writeHead) and syncs it. Only a
+// compaction needs it: the compacted journal names the head of the one it
+// replaces (Compacted.Replaced), and a head on disk that lags behind
+// that one, as an unsynced head may after a power loss, would read as
+// the compacted journal edited (TestPowerLoss found it after a prune).
+func syncHead(path string, j *Journal) error {
+	if err := writeHead(path, j); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path+headSuffix, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	err = durable.Datasync(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // overwrite writes b over the file at path in place, without a sync, and
 // cuts it to b's length when it was of another (older or damaged).
 func overwrite(path string, b []byte) error {
