@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package crashfs is a filesystem for tests that forgets what was not
 // synced: a FUSE mount over a real directory that passes every call
 // through, while a model of the disk beneath it takes in a file's data
