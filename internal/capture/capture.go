@@ -714,6 +714,7 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 	// reports it: what this one finds is all the next needs.
 	big := map[string]string{}
 	defer func() { st.TooBig = big }()
+	gone := map[string]bool{}
 	for _, e := range entries {
 		if e.kind == '1' && e.y == '.' {
 			continue // differs from HEAD only, not from the private index
@@ -742,6 +743,7 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 			continue
 		}
 		if e.kind == '1' && e.y == 'D' {
+			gone[path] = true
 			st.drop(path)
 			if c.beyondSymlink(path, dirs) {
 				sel.removals = append(sel.removals, path)
@@ -792,6 +794,7 @@ func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot,
 			snap.Changes.Modified++
 		}
 	}
+	b.gone = gone
 	leave, err := c.over(ctx, b, added)
 	if err != nil || len(leave) == 0 {
 		return sel, err

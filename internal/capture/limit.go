@@ -9,7 +9,6 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -34,6 +33,9 @@ type budget struct {
 	// newest is the newest checkpoint's tree, or "": what it holds is
 	// not new either.
 	newest string
+	// gone are the private index's paths the scan found deleted: the
+	// snapshot does not keep them (leaveOut).
+	gone map[string]bool
 }
 
 // sized is a file a capture adds, with its size; untracked says no
@@ -76,7 +78,7 @@ func (c *Capturer) over(ctx context.Context, b budget, added []sized) (leave []s
 		}
 		return nil, c.tooLarge(total, counted)
 	}
-	return c.leaveOut(ctx, counted)
+	return c.leaveOut(ctx, counted, b.gone)
 }
 
 // fits reports whether the files added are within the limit: all of them
@@ -128,36 +130,39 @@ func (c *Capturer) heldBy(ctx context.Context, tree string, added []sized) (map[
 }
 
 // leaveOut chooses the untracked files a snapshot leaves out when they
-// are over the limit: each untracked directory (as git lists one whose
-// files are all untracked, node_modules/) or file over the limit by
-// itself, and if the rest is still over it, every untracked one. Changes
-// to tracked files are always taken: they are what a rewind overwrites.
+// are over the limit: each untracked directory (one that holds no file
+// the snapshot keeps from the private index, node_modules/) or file over
+// the limit by itself, and if the rest is still over it, every untracked
+// one. Changes to tracked files are always taken: they are what a rewind
+// overwrites.
 //
-// The choice depends on the untracked files alone, never on which were
-// taken: the next scan (a rewind applying what its dry run showed) sees
-// the same untracked files and leaves out the same ones, so its plan is
-// the one shown.
-func (c *Capturer) leaveOut(ctx context.Context, added []sized) ([]store.Skip, error) {
-	out, err := c.Git.Run(ctx, git.Cmd{
-		Args:  []string{"ls-files", "-z", "--others", "--exclude-standard", "--directory", "--no-empty-directory"},
-		Index: c.PrivateIndex(),
-	})
+// The choice depends on the files on disk alone, never on which were
+// taken nor on what the private index still held before this scan: the
+// next scan (a rewind applying what its dry run showed) sees the same
+// files and leaves out the same ones, so its plan is the one shown. git's
+// own listing of untracked directories (ls-files --directory) would not
+// do: a file the private index held until this scan deleted it keeps its
+// directory from counting as untracked, once only.
+func (c *Capturer) leaveOut(ctx context.Context, added []sized, gone map[string]bool) ([]store.Skip, error) {
+	entries, err := c.Git.LsStage(ctx, c.PrivateIndex())
 	if err != nil {
 		return nil, err
 	}
-	dirs := map[string]bool{}
-	for _, p := range strings.Split(string(out), "\x00") {
-		if d, ok := strings.CutSuffix(p, "/"); ok {
-			dirs[d] = true
+	held := map[string]bool{} // directories holding a file the snapshot keeps
+	for _, e := range entries {
+		if gone[e.Path] {
+			continue
+		}
+		for d := parentOf(e.Path); d != "" && !held[d]; d = parentOf(d) {
+			held[d] = true
 		}
 	}
-	// rootOf is the outermost untracked directory holding p, or p.
+	// rootOf is the outermost directory holding p that holds no kept
+	// file, or p.
 	rootOf := func(p string) string {
 		root := p
-		for d := parentOf(p); d != ""; d = parentOf(d) {
-			if dirs[d] {
-				root = d
-			}
+		for d := parentOf(p); d != "" && !held[d]; d = parentOf(d) {
+			root = d
 		}
 		return root
 	}
