@@ -106,6 +106,12 @@ func TestRewindKeepsWritesDuringIt(t *testing.T) {
 			path:  "notes.txt", want: "made during the rewind\n",
 		},
 		{
+			name:  "written back to the checkpoint's bytes",
+			setup: func(dir string) { writeFile(t, filepath.Join(dir, "notes.txt"), "v2\n", 0o644) },
+			write: func(dir string) { writeFile(t, filepath.Join(dir, "notes.txt"), "v1\n", 0o644) },
+			path:  "notes.txt", want: "v1\n",
+		},
+		{
 			name:  "a directory made where a file goes",
 			setup: func(dir string) { os.Remove(filepath.Join(dir, "notes.txt")) },
 			write: func(dir string) { writeFile(t, filepath.Join(dir, "notes.txt", "inner"), "a person's\n", 0o644) },

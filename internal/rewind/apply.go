@@ -165,6 +165,7 @@ func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	if err != nil {
 		return nil, err
 	}
+	unexpected = withWrittenDuring(unexpected, applier.Left)
 	exact := len(unexpected) == 0
 	leaveUnwritten(pr.Plan, applier.Left)
 	if err := r.Fail.At("captured"); err != nil {
@@ -380,6 +381,20 @@ func (r *Rewinder) changedPaths(ctx context.Context, a, b string) ([]string, err
 		paths[i] = e.Path
 	}
 	return paths, err
+}
+
+// withWrittenDuring adds to the unexpected paths those written while the
+// rewind ran (restore.LeftChangedDuring): the rewind did not write them,
+// so the result is never exact for them, even where the writer happened
+// to leave the checkpoint's bytes (invariant 9).
+func withWrittenDuring(unexpected []string, left []restore.Left) []string {
+	for _, l := range left {
+		if l.Reason == restore.LeftChangedDuring && !slices.Contains(unexpected, l.Path) {
+			unexpected = append(unexpected, l.Path)
+		}
+	}
+	slices.Sort(unexpected)
+	return unexpected
 }
 
 // leaveUnwritten moves the paths the rewind found in the way while writing
