@@ -485,11 +485,11 @@ func (m *model) rewind(s snapshot, paths []string, written string) error {
 	if err := json.Unmarshal([]byte(r.stdout), &done); err != nil {
 		return fmt.Errorf("rewind: %v: %s", err, r.stdout)
 	}
-	// A path written during the rewind moves from the plan's files to
-	// what it left.
+	// A path written during the rewind, and one that write stands in the
+	// way of, moves from the plan's files to what it left.
 	planned := plan.Files[:0:0]
 	for _, f := range plan.Files {
-		if !slices.ContainsFunc(done.Left, func(l leftDoc) bool { return l.Path == f.Path && l.Reason == "changed_during_rewind" }) {
+		if wrote == "" || !slices.ContainsFunc(done.Left, func(l leftDoc) bool { return l.Path == f.Path }) {
 			planned = append(planned, f)
 		}
 	}
