@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -78,42 +77,18 @@ func passes(command string, args, envNames []string) []string {
 // passing git configuration.
 func MCPConfigPassing(env Env) []Passing {
 	var out []Passing
-	for _, a := range registry {
-		p := a.mcp
-		if p == nil {
-			continue
+	eachMCPFile(env, func(a Agent, p *mcpPlace, scope, path string, keys []string, b []byte) {
+		var found []Passing
+		if p.toml {
+			found = passingTOML(string(b))
+		} else {
+			found = passingJSON(b, keys)
 		}
-		var seen []string
-		for _, scope := range a.Scopes {
-			if p.toml && scope != ScopeUser {
-				continue
-			}
-			path := p.file(scope, env)
-			var keys []string
-			if !p.toml {
-				keys = p.keys(scope, env)
-			}
-			key := path + "\x00" + strings.Join(keys, "\x00")
-			if slices.Contains(seen, key) {
-				continue
-			}
-			seen = append(seen, key)
-			b, err := os.ReadFile(path)
-			if err != nil {
-				continue
-			}
-			var found []Passing
-			if p.toml {
-				found = passingTOML(string(b))
-			} else {
-				found = passingJSON(b, keys)
-			}
-			for _, f := range found {
-				f.Agent, f.Scope, f.Path = a.Name, scope, path
-				out = append(out, f)
-			}
+		for _, f := range found {
+			f.Agent, f.Scope, f.Path = a.Name, scope, path
+			out = append(out, f)
 		}
-	}
+	})
 	return out
 }
 

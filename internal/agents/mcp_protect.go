@@ -84,6 +84,24 @@ type Registration struct {
 // the tree's own files and the user's.
 func MCPRegistrations(env Env) []Registration {
 	var out []Registration
+	eachMCPFile(env, func(a Agent, p *mcpPlace, scope, path string, keys []string, b []byte) {
+		if p.toml {
+			if _, _, ok := findMCPBlock(string(b)); !ok {
+				return
+			}
+		} else if !registersIn(b, keys) {
+			return
+		}
+		out = append(out, Registration{Agent: a.Name, Scope: scope, Path: path})
+	})
+	return out
+}
+
+// eachMCPFile calls f with each file, in registry order, where an agent
+// started in the tree at env.Top reads its MCP servers, once a file and
+// object: its scope, the keys of the servers' object (none in TOML) and
+// its bytes. A file that cannot be read is passed over.
+func eachMCPFile(env Env, f func(a Agent, p *mcpPlace, scope, path string, keys []string, b []byte)) {
 	for _, a := range registry {
 		p := a.mcp
 		if p == nil {
@@ -108,15 +126,7 @@ func MCPRegistrations(env Env) []Registration {
 			if err != nil {
 				continue
 			}
-			if p.toml {
-				if _, _, ok := findMCPBlock(string(b)); !ok {
-					continue
-				}
-			} else if !registersIn(b, keys) {
-				continue
-			}
-			out = append(out, Registration{Agent: a.Name, Scope: scope, Path: path})
+			f(a, p, scope, path, keys, b)
 		}
 	}
-	return out
 }

@@ -64,11 +64,7 @@ func (r *Runner) CatFileCheck(ctx context.Context, requests []string) ([]Object,
 	}
 	objs := make([]Object, 0, len(requests))
 	for _, req := range requests {
-		if rest, ok := cutAnswer(out, req, "missing"); ok {
-			objs, out = append(objs, Object{Missing: true}), rest
-			continue
-		}
-		if rest, ok := cutAnswer(out, req, "ambiguous"); ok {
+		if rest, ok := cutUnknown(out, req); ok {
 			objs, out = append(objs, Object{Missing: true}), rest
 			continue
 		}
@@ -86,15 +82,20 @@ func (r *Runner) CatFileCheck(ctx context.Context, requests []string) ([]Object,
 	return objs, nil
 }
 
+// cutUnknown cuts the answer of a request cat-file could not resolve
+// (missing, or ambiguous) from the front of out.
+func cutUnknown(out []byte, req string) ([]byte, bool) {
+	if rest, ok := cutAnswer(out, req, "missing"); ok {
+		return rest, true
+	}
+	return cutAnswer(out, req, "ambiguous")
+}
+
 // parseBatch reads the answers of cat-file --batch to requests from out.
 func parseBatch(out []byte, requests []string) ([]Object, error) {
 	objs := make([]Object, 0, len(requests))
 	for _, req := range requests {
-		if rest, ok := cutAnswer(out, req, "missing"); ok {
-			objs, out = append(objs, Object{Missing: true}), rest
-			continue
-		}
-		if rest, ok := cutAnswer(out, req, "ambiguous"); ok {
+		if rest, ok := cutUnknown(out, req); ok {
 			objs, out = append(objs, Object{Missing: true}), rest
 			continue
 		}
