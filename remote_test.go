@@ -112,15 +112,14 @@ func recordedNumbers(t *testing.T, env []string, bare, id string) []string {
 	return ns
 }
 
-// TestPushGitDaemon pushes over a real network transport: two stores (two
-// clones, two HOMEs) push at once to one remote served by git daemon, and
-// both keep every ref; two pushes of one store at once both succeed (the
-// one whose lease fails starts again); every record names a ref that
-// exists there.
-func TestPushGitDaemon(t *testing.T) {
+// servedRemote makes a bare repository holding one commit on main, and
+// serves it with git daemon: it returns the URL of the directory it is
+// in (the repository is url+"remote.git") and its path.
+func servedRemote(t *testing.T) (url, bare string) {
+	t.Helper()
 	env := gitEnv(t)
 	base := t.TempDir()
-	bare := filepath.Join(base, "remote.git")
+	bare = filepath.Join(base, "remote.git")
 	must(t, 0, base, env, "git", "init", "-q", "--bare", bare)
 	seed := filepath.Join(base, "seed")
 	must(t, 0, base, env, "git", "init", "-q", seed)
@@ -128,7 +127,17 @@ func TestPushGitDaemon(t *testing.T) {
 	must(t, 0, seed, env, "git", "add", ".")
 	must(t, 0, seed, env, "git", "commit", "-q", "-m", "init")
 	must(t, 0, seed, env, "git", "push", "-q", bare, "HEAD:refs/heads/main")
-	url := gitDaemon(t, env, base)
+	return gitDaemon(t, env, base), bare
+}
+
+// TestPushGitDaemon pushes over a real network transport: two stores (two
+// clones, two HOMEs) push at once to one remote served by git daemon, and
+// both keep every ref; two pushes of one store at once both succeed (the
+// one whose lease fails starts again); every record names a ref that
+// exists there.
+func TestPushGitDaemon(t *testing.T) {
+	env := gitEnv(t)
+	url, bare := servedRemote(t)
 
 	a, b := newSide(t, url+"remote.git", "a"), newSide(t, url+"remote.git", "b")
 	for i := 1; i <= 3; i++ {
@@ -208,16 +217,7 @@ func TestPushGitDaemon(t *testing.T) {
 // object the remote holds has them.
 func TestPushSecretsGitDaemon(t *testing.T) {
 	env := gitEnv(t)
-	base := t.TempDir()
-	bare := filepath.Join(base, "remote.git")
-	must(t, 0, base, env, "git", "init", "-q", "--bare", bare)
-	seed := filepath.Join(base, "seed")
-	must(t, 0, base, env, "git", "init", "-q", seed)
-	writeFile(t, filepath.Join(seed, "a.txt"), "a\n", 0o644)
-	must(t, 0, seed, env, "git", "add", ".")
-	must(t, 0, seed, env, "git", "commit", "-q", "-m", "init")
-	must(t, 0, seed, env, "git", "push", "-q", bare, "HEAD:refs/heads/main")
-	url := gitDaemon(t, env, base)
+	url, bare := servedRemote(t)
 
 	a := newSide(t, url+"remote.git", "a")
 	const key = "AKIANBHNV5MQVCRF7BPV"
