@@ -131,18 +131,9 @@ func (s *Store) Ref(n int) string { return s.RefPrefix + strconv.Itoa(n) }
 // CreateRef points checkpoint n's ref at commit, failing if the ref already
 // exists: ids are never reused, and a crash between ref and journal is
 // found this way and repaired by Adopt. The caller then syncs (SyncRefs)
-// before the journal line that names it.
-//
-// A lock file git left for that ref is removed first: only the tool
-// writes refs/checkpoints/<worktree>/, under the store's lock, which the
-// caller holds, so such a file is left by a git killed (or a machine
-// that lost power) while it made the ref, and git would refuse the ref
-// until a person removed it (the power-loss test, TestPowerLoss, found
-// it after a crashed rewind --undo).
+// before the journal line that names it. n comes from NextN, which passes
+// over a number whose ref lock a killed git (or a power loss) left.
 func (s *Store) CreateRef(ctx context.Context, n int, commit string) error {
-	if s.CommonDir != "" {
-		os.Remove(filepath.Join(s.CommonDir, filepath.FromSlash(s.Ref(n))+".lock"))
-	}
 	return s.Git.UpdateRef(ctx, git.RefUpdate{Ref: s.Ref(n), New: commit, Create: true, NoDeref: true})
 }
 
