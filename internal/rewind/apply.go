@@ -293,17 +293,6 @@ func (r *Rewinder) progress(what string) (stop func()) {
 // that break this, sorted; none means exact.
 func (r *Rewinder) verify(ctx context.Context, pr *Prepared, afterRec *store.Record, planOnly bool) ([]string, error) {
 	after := afterRec.Tree
-	odd := map[string]bool{}
-	if afterRec.Raw != pr.Target.Raw {
-		// Files kept byte for byte must be as the target kept them.
-		differ, err := r.rawDiffers(ctx, pr, afterRec.Raw)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range differ {
-			odd[p] = true
-		}
-	}
 	planned, left := map[string]bool{}, map[string]bool{}
 	for _, f := range pr.Plan.Files {
 		planned[f.Path] = true
@@ -311,16 +300,9 @@ func (r *Rewinder) verify(ctx context.Context, pr *Prepared, afterRec *store.Rec
 	for _, l := range pr.Plan.Left {
 		left[l.Path] = true
 	}
-	if after != pr.Target.Tree {
-		vsTarget, err := r.changedPaths(ctx, pr.Target.Tree, after)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range vsTarget {
-			if planned[p] {
-				odd[p] = true
-			}
-		}
+	odd, err := r.bytesDiffer(ctx, pr, afterRec, planned)
+	if err != nil {
+		return nil, err
 	}
 	if planOnly {
 		// A partial capture of the plan's paths differs from the safety
@@ -339,34 +321,85 @@ func (r *Rewinder) verify(ctx context.Context, pr *Prepared, afterRec *store.Rec
 	return slices.Sorted(maps.Keys(odd)), nil
 }
 
-// rawDiffers lists the planned paths not kept raw alike in the tree after
-// the rewind (overlay afterRaw) and in the target.
-func (r *Rewinder) rawDiffers(ctx context.Context, pr *Prepared, afterRaw string) ([]string, error) {
-	got, err := r.treeEntries(ctx, afterRaw)
-	if err != nil {
-		return nil, err
-	}
-	want, err := r.treeEntries(ctx, pr.Target.Raw)
-	if err != nil {
-		return nil, err
-	}
-	var differ []string
-	for _, f := range pr.Plan.Files {
-		if got[f.Path] != want[f.Path] {
-			differ = append(differ, f.Path)
+// bytesDiffer lists the planned paths whose bytes on disk after the
+// rewind (afterRec) are not the target's. Each side's bytes are its raw
+// overlay's blob where it kept one, else its tree's entry: a path whose
+// trees differ only because git would now store the same bytes otherwise
+// (core.autocrlf turned off since, an eol attribute gone) is exact, and
+// one whose trees agree while its raw bytes do not is not (invariant 10).
+func (r *Rewinder) bytesDiffer(ctx context.Context, pr *Prepared, afterRec *store.Record, planned map[string]bool) (map[string]bool, error) {
+	candidates := map[string]bool{}
+	if afterRec.Tree != pr.Target.Tree {
+		vsTarget, err := r.changedPaths(ctx, pr.Target.Tree, afterRec.Tree)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range vsTarget {
+			candidates[p] = planned[p]
 		}
 	}
-	return differ, nil
+	maps.DeleteFunc(candidates, func(_ string, ok bool) bool { return !ok })
+	odd := map[string]bool{}
+	if len(candidates) == 0 && afterRec.Raw == pr.Target.Raw {
+		return odd, nil // the same trees and the same raw bytes
+	}
+	afterRaw, err := r.treeEntries(ctx, afterRec.Raw, nil)
+	if err != nil {
+		return nil, err
+	}
+	targetRaw, err := r.treeEntries(ctx, pr.Target.Raw, nil)
+	if err != nil {
+		return nil, err
+	}
+	for p := range planned {
+		if afterRaw[p] != targetRaw[p] {
+			candidates[p] = true
+		}
+	}
+	if len(candidates) == 0 {
+		return odd, nil
+	}
+	paths := slices.Sorted(maps.Keys(candidates))
+	if len(paths) > maxListed {
+		paths = nil // the whole trees, rather than a command line too long
+	}
+	afterTree, err := r.treeEntries(ctx, afterRec.Tree, paths)
+	if err != nil {
+		return nil, err
+	}
+	targetTree, err := r.treeEntries(ctx, pr.Target.Tree, paths)
+	if err != nil {
+		return nil, err
+	}
+	for p := range candidates {
+		if onDisk(afterTree[p], afterRaw[p]) != onDisk(targetTree[p], targetRaw[p]) {
+			odd[p] = true
+		}
+	}
+	return odd, nil
+}
+
+// maxListed bounds the paths one ls-tree is given on its command line.
+const maxListed = 1000
+
+// onDisk is the mode and blob of a path's bytes on disk, as a checkpoint
+// records them: its tree's entry, with the raw overlay's blob where it
+// kept one.
+func onDisk(tree, raw git.TreeEntry) git.TreeEntry {
+	if raw.OID != "" {
+		tree.OID = raw.OID
+	}
+	return tree
 }
 
 // treeEntries lists the blobs of tree (a raw overlay, or "" for none) by
-// path.
-func (r *Rewinder) treeEntries(ctx context.Context, tree string) (map[string]git.TreeEntry, error) {
+// path: all of them, or those at paths.
+func (r *Rewinder) treeEntries(ctx context.Context, tree string, paths []string) (map[string]git.TreeEntry, error) {
 	m := map[string]git.TreeEntry{}
 	if tree == "" {
 		return m, nil
 	}
-	list, err := r.Git.LsTree(ctx, tree, git.LsTreeOptions{Recursive: true})
+	list, err := r.Git.LsTree(ctx, tree, git.LsTreeOptions{Recursive: true, Paths: paths})
 	for _, e := range list {
 		m[e.Path] = e
 	}

@@ -269,11 +269,11 @@ func (r *Rewinder) reverseRaw(ctx context.Context, before, after, rawBefore stri
 	if err != nil || len(changed) == 0 {
 		return rawBefore, err
 	}
-	cur, err := r.treeEntries(ctx, rawBefore)
+	cur, err := r.treeEntries(ctx, rawBefore, nil)
 	if err != nil {
 		return "", err
 	}
-	startRaw, err := r.treeEntries(ctx, start.Raw)
+	startRaw, err := r.treeEntries(ctx, start.Raw, nil)
 	if err != nil {
 		return "", err
 	}
