@@ -170,18 +170,26 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	// state learns of it only below: git may convert what it governs.
 	deferred, attrs := false, touchesAttributes(entries)
 	may := c.mayConvert(st) || attrs
+	// Changed rules of conversion have the files they govern stored
+	// again (renormalize.go).
+	rules := c.rulesSeen()
+	renorm := c.renormalizeScope(st, entries, rules)
+	var renormalized []string
 	switch {
-	case len(sel.updates) == 0 && len(sel.removals) == 0 && !seeded && st.Tree != "":
+	case len(sel.updates) == 0 && len(sel.removals) == 0 && !seeded && st.Tree != "" && len(renorm) == 0:
 		// Nothing differs from the private index (pending paths went back
 		// to its version): skip update-index and write-tree entirely.
 		snap.Tree = st.Tree
-	case !seeded && !attrs && mayDefer(st, sel, back):
+	case !seeded && !attrs && len(renorm) == 0 && mayDefer(st, sel, back):
 		if deferred, err = c.deferUpdates(ctx, j, st, sel.updates, snap, may); err != nil {
 			return nil, err
 		}
 	}
 	if snap.Tree == "" {
 		if err := c.update(ctx, st, sel); err != nil {
+			return nil, err
+		}
+		if renormalized, err = c.renormalize(ctx, renorm); err != nil {
 			return nil, err
 		}
 		if err := c.Fail.At("indexed"); err != nil {
@@ -194,8 +202,10 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	if attrs {
 		st.Attrs = true
 	}
+	st.Rules = rules
 	if may && !deferred {
-		if err := c.examineChanged(ctx, st, rawBase, snap.Tree, seeded, append(sel.updates, sel.removals...)); err != nil {
+		changed := append(append(sel.updates, sel.removals...), renormalized...)
+		if err := c.examineChanged(ctx, st, rawBase, snap.Tree, seeded, changed); err != nil {
 			return nil, err
 		}
 	}

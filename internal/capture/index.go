@@ -44,6 +44,10 @@ type indexState struct {
 	Attrs   bool                   `json:"attrs,omitempty"`
 	Raw     store.ByPath[rawEntry] `json:"raw,omitempty"`
 	RawTree string                 `json:"raw_tree,omitempty"`
+	// Rules fingerprints the rules of conversion from outside the tree
+	// at the last whole capture (rulesSeen): when they change, the next
+	// one stores the tree's files again (renormalize.go).
+	Rules string `json:"rules,omitempty"`
 	// Dropped are paths captures removed from the private index (a
 	// file deleted, or replaced by a directory). One the real index
 	// tracks and that matches an ignore rule would not be seen again when

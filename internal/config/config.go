@@ -47,8 +47,9 @@ type Config struct {
 	// (core.autocrlf true or input, core.eol crlf), so a checkout may not
 	// give back the bytes a capture read.
 	EOL bool
-	// Conversion is core.autocrlf and core.eol as set, for noticing
-	// that the way git converts line endings changed.
+	// Conversion is core.autocrlf, core.eol and the filters' clean and
+	// process commands as set, for noticing that the way git converts
+	// files changed.
 	Conversion string
 	// AttributesFile is core.attributesFile, where attributes may ask for
 	// conversions too ("" for git's default place).
@@ -92,7 +93,7 @@ func Default() Config {
 
 // keys is what Load asks git for: the settings, and the includes, which
 // say the configuration comes from files a Cache cannot name.
-const keys = `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|sharedrepository)$|extensions\.partialclone$|filter\..*\.required$|include(if\..*)?\.path$)`
+const keys = `^(checkpoint\.|core\.(autocrlf|eol|attributesfile|excludesfile|fsmonitor|sharedrepository)$|extensions\.partialclone$|filter\..*\.(required|clean|process)$|include(if\..*)?\.path$)`
 
 // isInclude reports whether e is an include.path or includeIf.*.path.
 func isInclude(e git.ConfigEntry) bool {
@@ -139,6 +140,10 @@ func parse(entries []git.ConfigEntry, env []string) (Config, error) {
 			continue
 		case "extensions.partialclone":
 			c.PartialClone = v != ""
+			continue
+		}
+		if isFilterCommand(key) {
+			c.Conversion += strings.ToLower(key) + "=" + val + "\n"
 			continue
 		}
 		if name, ok := filterRequired(key); ok {
@@ -191,6 +196,13 @@ func filterRequired(key string) (string, bool) {
 		return "", false
 	}
 	return rest[:len(rest)-len(".required")], true
+}
+
+// isFilterCommand reports whether key is a filter's clean or process
+// command, which decides what git stores for the files it governs.
+func isFilterCommand(key string) bool {
+	lower := strings.ToLower(key)
+	return strings.HasPrefix(lower, "filter.") && (strings.HasSuffix(lower, ".clean") || strings.HasSuffix(lower, ".process"))
 }
 
 func appendNew(list []string, s string) []string {
