@@ -474,7 +474,7 @@ func (m *model) rewind(s snapshot, paths []string, written string) error {
 	} else {
 		paused, resume := pausedRewind(m.t, m.dir, m.env, "staged", append(append(slices.Clone(args[1:]), "--plan", plan.Plan), tail...)...)
 		if paused {
-			wrote = m.writeDuring(written)
+			wrote, written = m.writeDuring(written)
 		}
 		r = resume()
 	}
@@ -574,23 +574,43 @@ func (m *model) rewind(s snapshot, paths []string, written string) error {
 
 // writeDuring writes a person's line at p, where a regular file or
 // nothing is (in an existing directory), and returns what the file holds
-// then; "" when it wrote nothing.
-func (m *model) writeDuring(p string) string {
+// then ("" when it wrote nothing) and where the write landed (realPath).
+func (m *model) writeDuring(p string) (wrote, real string) {
 	full := filepath.Join(m.dir, filepath.FromSlash(p))
 	if fi, err := os.Lstat(full); err == nil && !fi.Mode().IsRegular() {
-		return ""
+		return "", p
 	}
 	if fi, err := os.Stat(filepath.Dir(full)); err != nil || !fi.IsDir() {
-		return ""
+		return "", p
 	}
 	f, err := os.OpenFile(full, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return ""
+		return "", p
 	}
 	fmt.Fprintln(f, "written during the rewind")
 	f.Close()
 	b, _ := os.ReadFile(full)
-	return string(b)
+	return string(b), m.realPath(p)
+}
+
+// realPath is where p is in the tree once the symlinks on its way are
+// followed: a write to x/y, x a symlink to dir, is a write to dir/y. p
+// itself when a symlink leads out of the tree.
+func (m *model) realPath(p string) string {
+	top, err := filepath.EvalSymlinks(m.dir)
+	if err != nil {
+		return p
+	}
+	full := filepath.Join(m.dir, filepath.FromSlash(p))
+	dir, err := filepath.EvalSymlinks(filepath.Dir(full))
+	if err != nil {
+		return p
+	}
+	rel, err := filepath.Rel(top, filepath.Join(dir, filepath.Base(full)))
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return filepath.ToSlash(rel)
 }
 
 // undo undoes the last rewind and, when nothing changed since it, checks
