@@ -33,8 +33,6 @@ type Bisector struct {
 	// Warn tells the person of something the bisect did on the side
 	// (removing a killed bisect's leftover).
 	Warn func(string)
-	// LookPath finds a program as a shell would.
-	LookPath func(name, dir, pathEnv string) (string, error)
 	// Signals are the signals to pass on to CMD: the first stops the
 	// bisect (Interrupted), once CMD has exited and the worktree is gone.
 	Signals <-chan os.Signal

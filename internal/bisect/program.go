@@ -1,15 +1,14 @@
 package bisect
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"syscall"
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/program"
 )
 
 // Interrupted is the error of a bisect a signal stopped; the command
@@ -55,15 +54,12 @@ const graceKill = 5 * time.Second
 // or from kill; again each second while CMD outlives it, and a second
 // signal, or graceKill, kills the group.
 func (b *Bisector) run(dir string, argv []string) (int, error) {
-	path, err := b.LookPath(argv[0], dir, getenv(b.Env, "PATH"))
+	path, err := program.LookPath(argv[0], dir, getenv(b.Env, "PATH"))
 	if err != nil {
 		// Not there at this checkpoint (a script the tree did not hold
 		// yet): a failure of this step, as a shell would report it.
 		fmt.Fprintf(b.Output, "bisect: %s\n", fault.As(err).Message)
-		if fault.As(err).Code == fault.FailedCommandNotExecutable {
-			return 126, nil
-		}
-		return 127, nil
+		return program.ShellStatus(err), nil
 	}
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Args[0] = argv[0]
@@ -72,10 +68,7 @@ func (b *Bisector) run(dir string, argv []string) (int, error) {
 	cmd.Stdout, cmd.Stderr = b.Output, b.Output
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
-			return 126, nil
-		}
-		return 127, nil
+		return program.ShellStatus(program.StartFailure(err, argv[0])), nil
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -117,10 +110,7 @@ func (b *Bisector) run(dir string, argv []string) (int, error) {
 	if stop != nil {
 		return 0, stop
 	}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal()), nil
-	}
-	return cmd.ProcessState.ExitCode(), nil
+	return program.Status(cmd.ProcessState), nil
 }
 
 // getenv reads one variable of env.

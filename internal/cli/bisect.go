@@ -49,7 +49,7 @@ func (c *bisectCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return err
 	}
 	// Repairs a crashed run left are made first, as every command does.
-	if _, _, err := s.journal(ctx); err != nil {
+	if _, _, err := s.Journal(ctx); err != nil {
 		return err
 	}
 	var output io.Writer = sys.Stderr
@@ -60,16 +60,15 @@ func (c *bisectCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	b := &bisect.Bisector{
-		Git: s.git, Repo: s.repo, Store: s.store,
+		Git: s.Git, Repo: s.Repo, Store: s.Store,
 		Env:    git.Unanchored(sys.Environ()),
 		Output: output,
 		Progress: func(p bisect.Progress) {
 			fmt.Fprintf(output, "bisect: %s\n", progressLine(p))
 		},
-		Warn:     func(m string) { s.warn("%s", m) },
-		LookPath: lookPath,
-		Signals:  sigs,
-		Fail:     s.fail,
+		Warn:    func(m string) { s.Warn("%s", m) },
+		Signals: sigs,
+		Fail:    s.Fail,
 	}
 	res, err := b.Run(ctx, bisect.Request{Good: c.Good, Bad: c.Bad, Setup: c.Setup, Command: args})
 	var stop *bisect.Interrupted

@@ -63,14 +63,14 @@ func idWords(sys *IO, g *Globals, kind string) []complete.Candidate {
 	if err != nil {
 		return nil
 	}
-	j, err := s.store.Journal()
+	j, err := s.Store.Journal()
 	if err != nil {
 		return nil
 	}
 	var names []turns.Name
 	switch kind {
 	case "checkpoint":
-		refs, err := s.store.Refs(ctx)
+		refs, err := s.Store.Refs(ctx)
 		if err != nil {
 			return nil
 		}

@@ -25,8 +25,8 @@ func (c *createCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	defer s.release()
-	j, unlock, err := s.lockedJournal(ctx)
+	defer s.Release()
+	j, unlock, err := s.LockedJournal(ctx)
 	if err != nil {
 		return err
 	}
@@ -35,12 +35,12 @@ func (c *createCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	// of its own even when the tree is unchanged, rather than being lost
 	// in a reuse.
 	opts := capture.Options{Reason: store.ReasonManual, Label: c.Message, NoDedup: c.Message != ""}
-	if opts.Only, err = s.rels(c.Changed); err != nil {
+	if opts.Only, err = s.Rels(c.Changed); err != nil {
 		return err
 	}
 	opts.Paths = opts.Only
 	stop := s.progress("scanning the working tree")
-	rec, err := s.cap.Capture(ctx, j, opts)
+	rec, err := s.Capture.Capture(ctx, j, opts)
 	stop()
 	if err != nil {
 		return err

@@ -20,27 +20,27 @@ func (c *diffCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	j, refs, err := s.journal(ctx)
+	j, refs, err := s.Journal(ctx)
 	if err != nil {
 		return err
 	}
-	from, _, err := s.resolve(ctx, j, refs, c.ID)
+	from, _, err := s.Resolve(ctx, j, refs, c.ID)
 	if err != nil {
 		return err
 	}
 	to := ""
 	if c.ID2 != "" {
-		r, _, err := s.resolve(ctx, j, refs, c.ID2)
+		r, _, err := s.Resolve(ctx, j, refs, c.ID2)
 		if err != nil {
 			return err
 		}
 		to = r.Tree
 	} else {
-		unlock, err := s.lock(ctx)
+		unlock, err := s.Lock(ctx)
 		if err != nil {
 			return err
 		}
-		snap, err := s.cap.Snapshot(ctx, j)
+		snap, err := s.Capture.Snapshot(ctx, j)
 		unlock()
 		if err != nil {
 			return err
@@ -58,12 +58,12 @@ func (c *diffCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	args = append(args, from.Tree, to, "--")
 	for _, p := range c.Paths {
-		spec, err := s.pathspec(p)
+		spec, err := s.Pathspec(p)
 		if err != nil {
 			return err
 		}
 		args = append(args, spec)
 	}
-	_, err = s.git.Run(ctx, git.Cmd{Args: args, User: true, Stdout: sys.Stdout, Stderr: sys.Stderr})
+	_, err = s.Git.Run(ctx, git.Cmd{Args: args, User: true, Stdout: sys.Stdout, Stderr: sys.Stderr})
 	return err
 }

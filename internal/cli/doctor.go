@@ -36,7 +36,7 @@ func (c *doctorCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	d := s.doctor(s.hookFailures())
 	var doc doctorDoc
 	if c.Fix {
-		j, unlock, err := s.lockedJournal(ctx)
+		j, unlock, err := s.LockedJournal(ctx)
 		if err != nil {
 			return err
 		}
@@ -88,8 +88,8 @@ func (c *doctorCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 // doctor is the health check of this session's tree, told of the hook
 // failures f (what hookFailures read, nil while hooks work).
 func (s *session) doctor(f *hookFailures) *doctor.Doctor {
-	d := &doctor.Doctor{Git: s.git, Repo: s.repo, Store: s.store, Cwd: s.cwd, Getenv: s.sys.Getenv, LookPath: lookPath,
-		FindMCPServer: FindMCPServer, KeepFor: days(s.cfg.KeepFor)}
+	d := &doctor.Doctor{Git: s.Git, Repo: s.Repo, Store: s.Store, Cwd: s.Cwd, Getenv: s.sys.Getenv,
+		KeepFor: days(s.Config.KeepFor)}
 	if f != nil {
 		d.HookFailures = f.describe(s.sys.Now())
 	}

@@ -37,19 +37,19 @@ func (c *fetchCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	own, err := s.store.EnsureID()
+	own, err := s.Store.EnsureID()
 	if err != nil {
 		return err
 	}
-	stores, err := remote.Fetch(ctx, s.git, own, name, c.Prune)
+	stores, err := remote.Fetch(ctx, s.Git, own, name, c.Prune)
 	if err != nil {
 		return err
 	}
 	// What a fetch brings is kept as prune would keep it: the newest
 	// checkpoint.keepRemote of each store (0 asks prune to drop them all,
 	// and a fetch then keeps what it brought).
-	if s.cfg.KeepRemote > 0 {
-		if _, err := remote.Trim(ctx, s.git, stores, s.cfg.KeepRemote, false); err != nil {
+	if s.Config.KeepRemote > 0 {
+		if _, err := remote.Trim(ctx, s.Git, stores, s.Config.KeepRemote, false); err != nil {
 			return err
 		}
 	}

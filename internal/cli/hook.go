@@ -67,45 +67,45 @@ func (h *hookCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		// Outside a repository there is nothing to do and nowhere to log.
 		return nil
 	}
-	defer s.release()
-	if !s.cfg.Enabled {
-		s.release() // no checkpoint to take: the scan stops at once
+	defer s.Release()
+	if !s.Config.Enabled {
+		s.Release() // no checkpoint to take: the scan stops at once
 	}
 	name := ""
 	if ev != nil {
 		name = ev.Name
 	}
 	logf := func(format string, args ...any) {
-		if s.store.Init() == nil {
-			agents.Log(s.store.Dir, sys.Now(), h.Agent, name, fmt.Sprintf(format, args...))
+		if s.Store.Init() == nil {
+			agents.Log(s.Store.Dir, sys.Now(), h.Agent, name, fmt.Sprintf(format, args...))
 		}
 	}
 	failed := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
 		logf("%s", msg)
-		if s.store.Init() == nil {
-			agents.Failed(s.store.Dir, agents.Failure{At: sys.Now(), Agent: h.Agent, Event: name, Message: msg})
+		if s.Store.Init() == nil {
+			agents.Failed(s.Store.Dir, agents.Failure{At: sys.Now(), Agent: h.Agent, Event: name, Message: msg})
 		}
 	}
 	if parseErr != nil {
 		failed("ignored: %v", parseErr)
 		return nil
 	}
-	ctx, cancelAll := context.WithDeadline(base, started.Add(s.cfg.HookTimeout))
+	ctx, cancelAll := context.WithDeadline(base, started.Add(s.Config.HookTimeout))
 	defer cancelAll()
-	if ev.Reason != "" && s.cfg.Enabled {
+	if ev.Reason != "" && s.Config.Enabled {
 		if err := h.captureLogged(ctx, s, ev, logf); err != nil {
 			failed("no checkpoint: %v", fault.Explain(err))
 		} else {
-			agents.Worked(s.store.Dir)
+			agents.Worked(s.Store.Dir)
 		}
 	}
 	if ev.NoteEvent != "" {
 		// After the capture, so that a failure of this one is told too.
-		text, _ := agents.TakeNote(s.store.Dir)
+		text, _ := agents.TakeNote(s.Store.Dir)
 		message := ""
 		if agents.ShowsMessages(h.Agent) {
-			message = agents.Untold(s.store.Dir)
+			message = agents.Untold(s.Store.Dir)
 		}
 		sys.Stdout.Write(agents.Context(h.Agent, ev.NoteEvent, text, message))
 	}
@@ -136,7 +136,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	if ev.Truncated {
 		logf("the event is over %d bytes: checkpointed without the paths it names", agents.MaxInput)
 	}
-	paths, rejected := agents.Relative(s.repo.Top, ev.Cwd, ev.Names)
+	paths, rejected := agents.Relative(s.Repo.Top, ev.Cwd, ev.Names)
 	if len(rejected) > 0 {
 		logf("ignored %d %s outside the working tree: %s", len(rejected), fault.Plural(len(rejected), "path", "paths"),
 			strings.Join(rejected[:min(len(rejected), 5)], ", "))
@@ -144,10 +144,10 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	opts := capture.Options{Reason: ev.Reason, Session: ev.Session, Agent: ev.Agent, Tool: ev.Tool,
 		Paths: paths, Transcript: ev.Transcript}
 	if ev.Reason == store.ReasonTurnStart || ev.Reason == store.ReasonTurnEnd {
-		on := s.cfg.MCPRewind
+		on := s.Config.MCPRewind
 		opts.MCPRewind = &on
 	}
-	if s.cfg.RecordPrompts {
+	if s.Config.RecordPrompts {
 		// Cut here already: a queued hook's options are written to a file.
 		opts.Prompt = store.CutPrompt(ev.Prompt)
 	}
@@ -162,7 +162,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 		// to date (capture.Options.Only); a turn boundary always scans.
 		// Their hashing needs no lock: it is done before waiting for it.
 		opts.Only = absolute(ev.Cwd, ev.Names)
-		opts.Prehash = s.cap.Prehash(ctx, opts.Only)
+		opts.Prehash = s.Capture.Prehash(ctx, opts.Only)
 	}
 	unlock, answered, err := h.lock(ctx, s, opts)
 	if err != nil || unlock == nil {
@@ -175,7 +175,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 		takeWaiting(ctx, s, nil, nil, logf)
 		return nil
 	}
-	j, err := s.store.Journal()
+	j, err := s.Store.Journal()
 	if err != nil {
 		return err
 	}
@@ -195,11 +195,11 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 			takeWaiting(ctx, s, j, nil, logf)
 			return nil
 		}
-		if j, err = s.store.Journal(); err != nil {
+		if j, err = s.Store.Journal(); err != nil {
 			return err
 		}
 	}
-	rec, err := s.cap.Capture(ctx, j, opts)
+	rec, err := s.Capture.Capture(ctx, j, opts)
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	if ev.Reason == store.ReasonTurnEnd {
 		// Retention runs at turn ends, at most hourly (DESIGN 5.4): never
 		// in the middle of a turn, when a rewind target may be wanted.
-		if _, err := s.store.PruneIfDue(ctx, j, s.retention()); err != nil {
+		if _, err := s.Store.PruneIfDue(ctx, j, s.retention()); err != nil {
 			logf("retention: %v", err)
 			j = nil // the journal on disk may no longer be the one in memory
 		}
@@ -300,7 +300,7 @@ func tellSwitch(s *session, start, end *store.Record, logf func(string, ...any))
 	}
 	text := store.SwitchNote(end.Turn, on)
 	logf("%s", text)
-	if err := agents.AddNote(s.store.Dir, text); err != nil {
+	if err := agents.AddNote(s.Store.Dir, text); err != nil {
 		logf("cannot leave the note for the next prompt: %v", err)
 	}
 }

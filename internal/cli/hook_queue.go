@@ -27,18 +27,18 @@ import (
 func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (unlock func(), answered bool, err error) {
 	deadline, _ := ctx.Deadline()
 	if !opts.Groupable() {
-		if unlock, ok := s.earlyLock(); ok {
+		if unlock, ok := s.EarlyLock(); ok {
 			return unlock, false, nil
 		}
-		unlock, err := s.store.Lock(ctx, time.Until(deadline))
+		unlock, err := s.Store.Lock(ctx, time.Until(deadline))
 		return unlock, false, err
 	}
-	if unlock, ok := s.store.TryLock(); ok {
+	if unlock, ok := s.Store.TryLock(); ok {
 		return unlock, false, nil
 	}
 	payload, _ := json.Marshal(opts)
-	ask, askErr := s.store.Ask(payload)
-	if unlock, err = s.store.Lock(ctx, time.Until(deadline)); err != nil {
+	ask, askErr := s.Store.Ask(payload)
+	if unlock, err = s.Store.Lock(ctx, time.Until(deadline)); err != nil {
 		if ask == nil {
 			return nil, false, err
 		}
@@ -65,13 +65,13 @@ func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (u
 // false the caller takes it itself, from the journal read again: the
 // group may have failed half way).
 func takeWaiting(ctx context.Context, s *session, j *store.Journal, own *capture.Options, logf func(string, ...any)) (took bool) {
-	asked := s.store.Waiting()
+	asked := s.Store.Waiting()
 	if len(asked) == 0 && own == nil {
 		return false
 	}
 	if j == nil {
 		var err error
-		if j, err = s.store.Journal(); err != nil {
+		if j, err = s.Store.Journal(); err != nil {
 			for _, q := range asked {
 				q.Release()
 			}
@@ -94,7 +94,7 @@ func takeWaiting(ctx context.Context, s *session, j *store.Journal, own *capture
 		opts, from = append(opts, o), append(from, q)
 		waiting++
 	}
-	recs, err := s.cap.CaptureGroup(ctx, j, opts)
+	recs, err := s.Capture.CaptureGroup(ctx, j, opts)
 	if err != nil && waiting > 0 {
 		logf("the %d waiting tool calls take their own checkpoints: %v", waiting, fault.Explain(err))
 	}

@@ -100,15 +100,15 @@ func agentEnv(ctx context.Context, sys *IO, g *Globals) (env agents.Env, out *pr
 	if err != nil {
 		return env, newPrinter(sys, g), cwd
 	}
-	env.Top = s.repo.Top
+	env.Top = s.Repo.Top
 	// Without the pinned core.hooksPath=/dev/null: the user's own setting
 	// says where git looks for hooks.
-	if hooks, err := s.git.UserGitPath(ctx, "hooks"); err == nil {
+	if hooks, err := s.Git.UserGitPath(ctx, "hooks"); err == nil {
 		env.HooksDir = hooks
-		rel, err := filepath.Rel(s.repo.CommonDir, env.HooksDir)
+		rel, err := filepath.Rel(s.Repo.CommonDir, env.HooksDir)
 		env.HooksShared = err != nil || strings.HasPrefix(rel, "..")
 	}
-	return env, s.out, s.cwd
+	return env, s.out, s.Cwd
 }
 
 func printInstall(out *printer, env agents.Env, cwd string, doc installDoc) error {

@@ -28,7 +28,7 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if c.Remote {
 		return c.listRemote(ctx, s)
 	}
-	j, refs, err := s.journal(ctx)
+	j, refs, err := s.Journal(ctx)
 	if err != nil {
 		return err
 	}

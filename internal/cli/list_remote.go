@@ -19,7 +19,7 @@ type remoteStoreDoc struct {
 // listRemote lists the fetched stores' checkpoints, each store's newest
 // first, with ids that name the store ("1c1aecbe:k3").
 func (c *listCmd) listRemote(ctx context.Context, s *session) error {
-	stores, err := s.fetchedStores(ctx)
+	stores, err := s.FetchedStores(ctx)
 	if err != nil {
 		return err
 	}

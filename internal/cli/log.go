@@ -36,7 +36,7 @@ func (c *logCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if c.Remote {
 		return c.logRemote(ctx, s)
 	}
-	j, _, err := s.journal(ctx)
+	j, _, err := s.Journal(ctx)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (c *logCmd) entries(ctx context.Context, s *session, j *store.Journal) ([]t
 			return nil, err
 		}
 	}
-	return turns.Log(ctx, s.git, j, opts)
+	return turns.Log(ctx, s.Git, j, opts)
 }
 
 // printLog prints the entries as a table, each turn's files under it with

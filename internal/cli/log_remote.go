@@ -11,7 +11,7 @@ import (
 // every id qualified with the store ("1c1aecbe:t2"), so that each one
 // printed is one rewind, show and diff take.
 func (c *logCmd) logRemote(ctx context.Context, s *session) error {
-	stores, err := s.fetchedStores(ctx)
+	stores, err := s.FetchedStores(ctx)
 	if err != nil {
 		return err
 	}

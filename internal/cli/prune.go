@@ -55,16 +55,16 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := s.lock(ctx)
+	unlock, err := s.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	j, refs, err := s.journal(ctx)
+	j, refs, err := s.Journal(ctx)
 	if err != nil {
 		return err
 	}
-	res, err := s.store.Prune(ctx, j, refs, s.retention(), c.DryRun)
+	res, err := s.Store.Prune(ctx, j, refs, s.retention(), c.DryRun)
 	if err != nil {
 		return err
 	}
@@ -105,9 +105,9 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		s.out.Printf("nothing to prune\n")
 	}
 	s.out.Printf("%d %s kept (checkpoint.keep %d, keepFor %s, keepSafety %s)\n", doc.Kept,
-		fault.Plural(doc.Kept, "checkpoint", "checkpoints"), s.cfg.Keep, days(s.cfg.KeepFor), days(s.cfg.KeepSafety))
+		fault.Plural(doc.Kept, "checkpoint", "checkpoints"), s.Config.Keep, days(s.Config.KeepFor), days(s.Config.KeepSafety))
 	if len(trimmed) > 0 {
-		s.out.Printf("fetched stores keep their newest %d (checkpoint.keepRemote)\n", s.cfg.KeepRemote)
+		s.out.Printf("fetched stores keep their newest %d (checkpoint.keepRemote)\n", s.Config.KeepRemote)
 	}
 	if len(doc.Pruned)+len(trimmed)+len(res.Orphans) > 0 && !c.DryRun {
 		s.out.Printf("their objects are left to git gc (this command never runs it)\n")
@@ -117,11 +117,11 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 
 // trimFetched applies checkpoint.keepRemote to the stores fetched here.
 func (s *session) trimFetched(ctx context.Context, dry bool) ([]remote.Trimmed, error) {
-	stores, err := s.fetchedStores(ctx)
+	stores, err := s.FetchedStores(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return remote.Trim(ctx, s.git, stores, s.cfg.KeepRemote, dry)
+	return remote.Trim(ctx, s.Git, stores, s.Config.KeepRemote, dry)
 }
 
 // verbOf is what prune says it does to a checkpoint.
@@ -144,7 +144,7 @@ func numbered(ns []int) []*store.Record {
 
 // retention is the configured rule set of DESIGN 5.4.
 func (s *session) retention() store.Retention {
-	return store.Retention{Keep: s.cfg.Keep, KeepFor: s.cfg.KeepFor, KeepSafety: s.cfg.KeepSafety}
+	return store.Retention{Keep: s.Config.Keep, KeepFor: s.Config.KeepFor, KeepSafety: s.Config.KeepSafety}
 }
 
 func ids(recs []*store.Record) []string {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/program"
 	"github.com/git-checkpoint/git-checkpoint/internal/remote"
 	"github.com/git-checkpoint/git-checkpoint/internal/secrets"
 )
@@ -70,19 +71,19 @@ func (c *pushCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	j, refs, err := s.journal(ctx)
+	j, refs, err := s.Journal(ctx)
 	if err != nil {
 		return err
 	}
 	// The host name labels the store for the people who fetch it; a
 	// machine without one publishes none.
 	host, _ := os.Hostname()
-	scanner := findHelper(secrets.Helper, sys.Getenv("PATH"))
+	scanner := program.Beside(secrets.Helper, sys.Getenv("PATH"))
 	if scanner == "" {
 		return fault.New(fault.NotFoundCommand, "the secret scanner %s is not installed beside git-checkpoint or on PATH", secrets.Helper).
 			WithHint("a push scans what it publishes first; install it with git-checkpoint: 'make install', or 'go install github.com/git-checkpoint/git-checkpoint/cmd/...@latest'")
 	}
-	p := &remote.Pusher{Git: s.git, Store: s.store, Host: host}
+	p := &remote.Pusher{Git: s.Git, Store: s.Store, Host: host}
 	res, err := p.Push(ctx, j, refs, name, remote.PushOptions{DryRun: c.DryRun, Prune: c.Prune, Conversation: c.Conversation,
 		Scanner: secrets.Program{Path: scanner}, Withhold: cleanPaths(c.Withhold), Allow: cleanPaths(c.Allow)})
 	if err != nil {
@@ -137,7 +138,7 @@ func (s *session) remoteName(ctx context.Context, named string) (string, error) 
 	if named != "" {
 		return named, nil
 	}
-	return remote.Default(ctx, s.git, s.repo.Branch)
+	return remote.Default(ctx, s.Git, s.Repo.Branch)
 }
 
 type withheldDoc struct {

@@ -9,7 +9,6 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/rewind"
-	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
 const rewindHelp = `Restore the working tree (or only PATHs) to a checkpoint, exactly: contents,
@@ -53,7 +52,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	defer s.release()
+	defer s.Release()
 	if c.Undo && c.ID != "" {
 		return fault.New(fault.InvalidUsage, "--undo takes no checkpoint id").
 			WithHint("'git rewind --undo' goes back to the safety checkpoint of the last rewind")
@@ -72,17 +71,17 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	req := rewind.Request{ID: c.ID, Undo: c.Undo, Force: c.Force, ResetHead: c.ResetHead, DryRun: c.DryRun, Outside: c.Outside,
 		Only: c.Only, Session: c.Session, Ask: !c.Yes && c.Plan == ""}
-	if req.Paths, err = s.rels(c.Paths); err != nil {
+	if req.Paths, err = s.Rels(c.Paths); err != nil {
 		return err
 	}
 
-	unlock, err := s.lock(ctx)
+	unlock, err := s.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	// A killed rewind leaves its staged files behind; the lock says no
 	// rewind of this tree is running now.
-	restore.CleanStaging(s.store.Path("staging"))
+	restore.CleanStaging(s.Store.Path("staging"))
 	pr, err := rw.Prepare(ctx, req)
 	if err != nil {
 		unlock()
@@ -106,7 +105,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 			return err
 		}
 		req.Outside, c.Plan, req.Ask = choice.Options.Outside, choice.ID, false
-		if unlock, err = s.lock(ctx); err != nil {
+		if unlock, err = s.Lock(ctx); err != nil {
 			return err
 		}
 		if pr, err = rw.Prepare(ctx, req); err != nil {
@@ -149,7 +148,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 			return fault.New(fault.InvalidAborted, "rewind aborted; nothing was changed")
 		}
 		c.Plan, req.Ask = pr.Plan.ID, false
-		if unlock, err = s.lock(ctx); err != nil {
+		if unlock, err = s.Lock(ctx); err != nil {
 			return err
 		}
 		if pr, err = rw.Prepare(ctx, req); err != nil {
@@ -170,10 +169,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 
 // rewinder is the rewind transaction of this session's tree.
 func (s *session) rewinder() *rewind.Rewinder {
-	return &rewind.Rewinder{Git: s.git, Repo: s.repo, Store: s.store, Capture: s.cap, Fail: s.fail,
-		Journal: s.journal, Progress: s.progress, Fetched: func(ctx context.Context, id string) (*store.Record, error) {
-			return s.resolveRecord(ctx, nil, nil, id)
-		}}
+	return &rewind.Rewinder{Workspace: s.Workspace, Progress: s.progress}
 }
 
 // interactive reports whether a person can answer a prompt.

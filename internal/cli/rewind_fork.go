@@ -14,14 +14,14 @@ import (
 
 // fork runs `git rewind --worktree` under the lock and prints what it did.
 func (c *rewindCLI) fork(ctx context.Context, s *session, rw *rewind.Rewinder) error {
-	unlock, err := s.lock(ctx)
+	unlock, err := s.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	path := c.Worktree
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(s.cwd, path)
+		path = filepath.Join(s.Cwd, path)
 	}
 	res, err := rw.Fork(ctx, c.ID, path, c.DryRun)
 	if err != nil {
@@ -40,7 +40,7 @@ func (c *rewindCLI) fork(ctx context.Context, s *session, rw *rewind.Rewinder) e
 // The worktree is made by then, so nothing here fails the fork: a
 // conversation that cannot be placed is said instead.
 func (s *session) continueThere(ctx context.Context, res *rewind.Fork) error {
-	own, err := s.store.ID()
+	own, err := s.Store.ID()
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (s *session) continueThere(ctx context.Context, res *rewind.Fork) error {
 		dir = res.Worktree
 	}
 	env := agents.Env{Home: s.sys.Getenv("HOME"), Getenv: s.sys.Getenv}
-	got, err := remote.Continue(ctx, s.git, own, res.Checkpoint, env, dir)
+	got, err := remote.Continue(ctx, s.Git, own, res.Checkpoint, env, dir)
 	if err != nil {
 		res.NoResume = fault.As(err).Message
 		return nil

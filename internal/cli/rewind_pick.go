@@ -19,11 +19,11 @@ func (c *rewindCLI) pick(ctx context.Context, s *session, rw *rewind.Rewinder) (
 	if err := c.checkPick(); err != nil {
 		return "", err
 	}
-	j, _, err := s.journal(ctx)
+	j, _, err := s.Journal(ctx)
 	if err != nil {
 		return "", err
 	}
-	entries, err := picker.Entries(ctx, s.git, j, func(t time.Time) string { return age(s.sys.Now(), t) })
+	entries, err := picker.Entries(ctx, s.Git, j, func(t time.Time) string { return age(s.sys.Now(), t) })
 	if err != nil {
 		return "", err
 	}
@@ -39,11 +39,11 @@ func (c *rewindCLI) pick(ctx context.Context, s *session, rw *rewind.Rewinder) (
 		return "", fault.New(fault.InvalidUsage, "-i needs a terminal to pick the turn on").
 			WithHint("name the turn instead: 'git rewind tN' ('git checkpoint log' lists the turns and their prompts)")
 	}
-	paths, err := s.rels(c.Paths)
+	paths, err := s.Rels(c.Paths)
 	if err != nil {
 		return "", err
 	}
-	unlock, err := s.lock(ctx)
+	unlock, err := s.Lock(ctx)
 	if err != nil {
 		return "", err
 	}

@@ -164,7 +164,7 @@ func (s *session) goneNested(target *store.Record, l restore.Left) string {
 	}
 	for _, sm := range target.Submodules {
 		if sm.Path == l.Path {
-			if _, err := os.Lstat(filepath.Join(s.repo.Top, filepath.FromSlash(l.Path))); os.IsNotExist(err) {
+			if _, err := os.Lstat(filepath.Join(s.Repo.Top, filepath.FromSlash(l.Path))); os.IsNotExist(err) {
 				return sm.Commit
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/program"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
@@ -54,7 +54,7 @@ func (c *runCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	path, err := lookPath(args[0], s.cwd, sys.Getenv("PATH"))
+	path, err := program.LookPath(args[0], s.Cwd, sys.Getenv("PATH"))
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (c *runCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return fault.Wrap(err, fault.As(err).Code, "cannot take the checkpoint before %s, so it was not run", fault.Quote(args[0]))
 	}
-	status, err := runProgram(sys, s.cwd, path, args)
+	status, err := runProgram(sys, s.Cwd, path, args)
 	if _, cerr := s.runCheckpoint(ctx, store.ReasonRunEnd, session, start.Turn, args); cerr != nil {
 		fmt.Fprintf(sys.Stderr, "git-checkpoint: warning: no checkpoint after %s: %s\n", fault.Quote(args[0]), fault.As(cerr).Message)
 	}
@@ -78,7 +78,7 @@ func (c *runCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 
 // runCheckpoint takes the checkpoint before (a new turn) or after the run.
 func (s *session) runCheckpoint(ctx context.Context, reason, session, turn string, args []string) (*store.Record, error) {
-	j, unlock, err := s.lockedJournal(ctx)
+	j, unlock, err := s.LockedJournal(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -87,53 +87,11 @@ func (s *session) runCheckpoint(ctx context.Context, reason, session, turn strin
 		Agent: "run", Tool: filepath.Base(args[0]), Label: strings.Join(args, " ")}
 	if reason == store.ReasonRunStart {
 		opts.Turn = turns.Next(j)
-		if s.cfg.RecordPrompts {
+		if s.Config.RecordPrompts {
 			opts.Prompt = opts.Label // cut with the label, in the record
 		}
 	}
-	return s.cap.Capture(ctx, j, opts)
-}
-
-// lookPath finds the program as a shell would, relative to dir; a missing
-// program is not_found.command (exit 127), one that is there but cannot
-// be run failed.command_not_executable (exit 126).
-func lookPath(name, dir, pathEnv string) (string, error) {
-	var candidates []string
-	if strings.Contains(name, "/") {
-		p := name
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		candidates = []string{p}
-	} else {
-		for _, d := range filepath.SplitList(pathEnv) {
-			if d == "" {
-				d = "."
-			}
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(dir, d)
-			}
-			candidates = append(candidates, filepath.Join(d, name))
-		}
-	}
-	found := ""
-	for _, p := range candidates {
-		fi, err := os.Stat(p)
-		if err != nil || fi.IsDir() {
-			continue
-		}
-		if fi.Mode()&0o111 != 0 {
-			return p, nil
-		}
-		if found == "" {
-			found = p
-		}
-	}
-	if found != "" {
-		return "", fault.New(fault.FailedCommandNotExecutable, "%s: permission denied", fault.Quote(name)).
-			WithHint("make it executable (chmod +x), or run it through its interpreter")
-	}
-	return "", fault.New(fault.NotFoundCommand, "%s: command not found", fault.Quote(name))
+	return s.Capture.Capture(ctx, j, opts)
 }
 
 // runProgram runs the program in the foreground and returns its exit
@@ -148,10 +106,7 @@ func runProgram(sys *IO, dir, path string, args []string) (int, error) {
 	signal.Notify(sigs, append(forwarded(), syscall.SIGINT, syscall.SIGQUIT)...)
 	defer signal.Stop(sigs)
 	if err := cmd.Start(); err != nil {
-		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
-			return 0, fault.Wrap(err, fault.FailedCommandNotExecutable, "cannot run %s", fault.Quote(args[0]))
-		}
-		return 0, fault.Wrap(err, fault.NotFoundCommand, "cannot run %s", fault.Quote(args[0]))
+		return 0, program.StartFailure(err, args[0])
 	}
 	done := make(chan struct{})
 	go func() {
@@ -172,8 +127,5 @@ func runProgram(sys *IO, dir, path string, args []string) (int, error) {
 	if err != nil && !errors.As(err, &exit) {
 		return 0, fault.Wrap(err, fault.FailedCommand, "%s did not run to its end", fault.Quote(args[0]))
 	}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal()), nil
-	}
-	return cmd.ProcessState.ExitCode(), nil
+	return program.Status(cmd.ProcessState), nil
 }

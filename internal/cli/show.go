@@ -21,11 +21,11 @@ func (c *showCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	j, refs, err := s.journal(ctx)
+	j, refs, err := s.Journal(ctx)
 	if err != nil {
 		return err
 	}
-	r, j, err := s.resolve(ctx, j, refs, c.ID)
+	r, j, err := s.Resolve(ctx, j, refs, c.ID)
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (s *session) startedTurn(ctx context.Context, j *store.Journal, r *store.Re
 		}
 		id = t.ID
 	}
-	return turns.Find(ctx, s.git, j, id)
+	return turns.Find(ctx, s.Git, j, id)
 }
 
 // printTurn prints a turn under the record of its start: who, when, its

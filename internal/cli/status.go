@@ -106,17 +106,17 @@ type hookFailures struct {
 // "" when there is none or the store is the one in use. A repository
 // made around a private store wins from then on (DESIGN 5.5).
 func (s *session) privateBelow() string {
-	if s.repo.Private {
+	if s.Repo.Private {
 		return ""
 	}
-	top := git.FindPrivate(s.cwd)
+	top := git.FindPrivate(s.Cwd)
 	if top == "" {
 		return ""
 	}
 	if real, err := filepath.EvalSymlinks(top); err == nil {
 		top = real // as the work tree's top is
 	}
-	if rel, err := filepath.Rel(s.repo.Top, top); err != nil || !filepath.IsLocal(rel) {
+	if rel, err := filepath.Rel(s.Repo.Top, top); err != nil || !filepath.IsLocal(rel) {
 		return ""
 	}
 	return top
@@ -124,7 +124,7 @@ func (s *session) privateBelow() string {
 
 // hookFailures reads what the hooks recorded; nil while they work.
 func (s *session) hookFailures() *hookFailures {
-	h := agents.ReadHealth(s.store.Dir)
+	h := agents.ReadHealth(s.Store.Dir)
 	if h.Failures == 0 || h.Last == nil {
 		return nil
 	}
@@ -142,21 +142,21 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	j, refs, err := s.journal(ctx)
+	j, refs, err := s.Journal(ctx)
 	if err != nil {
 		return err
 	}
 	var idErr error
-	doc := statusDoc{Mode: "repository", Worktree: s.repo.Worktree, Top: s.repo.Top, StateDir: s.store.Dir,
+	doc := statusDoc{Mode: "repository", Worktree: s.Repo.Worktree, Top: s.Repo.Top, StateDir: s.Store.Dir,
 		Checkpoints: len(refs), Latest: j.Latest(), Problems: j.Problems()}
-	if s.repo.Private {
+	if s.Repo.Private {
 		doc.Mode = "private"
 	}
 	// The id is made here when there is none, so that it can be read
 	// before the first push; a store that cannot be written has none,
 	// which StoreProblems explains.
-	doc.StoreID, idErr = s.store.EnsureID()
-	if doc.DiskBytes, err = s.store.DiskUsage(ctx, s.repo.CommonDir); err != nil {
+	doc.StoreID, idErr = s.Store.EnsureID()
+	if doc.DiskBytes, err = s.Store.DiskUsage(ctx, s.Repo.CommonDir); err != nil {
 		return err
 	}
 	if started, ended := j.LastRewind(); started != nil && !ended {
@@ -168,8 +168,8 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if doc.Hooks = d.InstalledHooks(ctx); doc.Hooks == nil {
 		doc.Hooks = []string{}
 	}
-	env := agents.Env{Top: s.repo.Top, Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
-	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.cfg.MCPRewind, Ignored: s.cfg.MCPIgnored,
+	env := agents.Env{Top: s.Repo.Top, Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
+	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.Config.MCPRewind, Ignored: s.Config.MCPIgnored,
 		PassesConfig: agents.MCPConfigPassing(env), Turned: doc.MCP.Turned}
 	if doc.MCP.Registered == nil {
 		doc.MCP.Registered = []agents.Registration{}
@@ -189,7 +189,7 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		privateErr = git.IgnorePrivate(top)
 	}
 	if idErr != nil && len(doc.StoreProblems) == 0 {
-		s.warn("%s", fault.As(idErr).Message)
+		s.Warn("%s", fault.As(idErr).Message)
 	}
 	if s.out.json {
 		return s.out.JSON(doc)
@@ -223,7 +223,7 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	s.printStatusMCP(doc.MCP, env)
 	for _, r := range doc.RemovedWorktrees {
 		s.out.Printf("removed      %s: %d %s of a removed worktree; %s\n", r.Worktree, r.Checkpoints,
-			fault.Plural(r.Checkpoints, "checkpoint", "checkpoints"), doctor.RemovedFate(days(s.cfg.KeepFor)))
+			fault.Plural(r.Checkpoints, "checkpoint", "checkpoints"), doctor.RemovedFate(days(s.Config.KeepFor)))
 	}
 	if p := doc.PrivateStore; p != "" {
 		ignored := "which ignores it"
@@ -235,7 +235,7 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	if f := doc.HookFailures; f != nil {
 		s.out.Printf("%s %s (see %s)\n", s.out.Paint("red", "hooks FAIL  "), f.describe(sys.Now()),
-			fault.Quote(filepath.Join(s.store.Dir, "hook.log")))
+			fault.Quote(filepath.Join(s.Store.Dir, "hook.log")))
 	}
 	for _, p := range doc.StoreProblems {
 		s.out.Printf("%s %s (run 'git checkpoint doctor')\n", s.out.Paint("red", "store FAIL  "), p)
@@ -260,13 +260,13 @@ func (s *session) printStatusMCP(m statusMCP, env agents.Env) {
 		s.out.Printf("mcp          not registered (let the model see checkpoints with 'git checkpoint install AGENT --mcp')\n")
 	}
 	for _, r := range m.Registered {
-		s.out.Printf("mcp          %s, %s\n", r.Agent, fault.Quote(displayPath(r.Path, s.cwd, env.Home)))
+		s.out.Printf("mcp          %s, %s\n", r.Agent, fault.Quote(displayPath(r.Path, s.Cwd, env.Home)))
 	}
 	if t := m.Turned; t != nil {
 		s.out.Printf("%s %s\n", s.out.Paint("red", "mcp WARN    "), store.SwitchNote(t.Turn, t.On))
 	}
 	for _, p := range m.PassesConfig {
-		s.out.Printf("%s %s\n", s.out.Paint("red", "mcp WARN    "), doctor.DescribePassing(p, displayPath(p.Path, s.cwd, env.Home)))
+		s.out.Printf("%s %s\n", s.out.Paint("red", "mcp WARN    "), doctor.DescribePassing(p, displayPath(p.Path, s.Cwd, env.Home)))
 	}
 	switch {
 	case m.Rewind:
@@ -276,7 +276,7 @@ func (s *session) printStatusMCP(m statusMCP, env agents.Env) {
 		ig := m.Ignored[len(m.Ignored)-1]
 		where := "on git's command line or in the environment"
 		if ig.File != "" {
-			where = "in " + fault.Quote(displayPath(ig.File, s.cwd, env.Home))
+			where = "in " + fault.Quote(displayPath(ig.File, s.Cwd, env.Home))
 		}
 		s.out.Printf("mcp rewinds  off: checkpoint.mcpRewind=%s %s is ignored: only your global or system git configuration lets the model apply rewinds ('git config --global checkpoint.mcpRewind true')\n",
 			ig.Value, where)

@@ -34,14 +34,9 @@ type Doctor struct {
 	// relative to it, as a shell's are.
 	Cwd    string
 	Getenv func(string) string
-	// LookPath finds a program on a PATH as a shell would.
-	LookPath func(name, dir, pathEnv string) (string, error)
 	// HookFailures describes the hook calls that took no checkpoint, or
 	// is "" while hooks work.
 	HookFailures string
-	// FindMCPServer finds the MCP server an agent's `git-checkpoint mcp`
-	// would run, given a PATH; "" when there is none.
-	FindMCPServer func(pathEnv string) string
 	// KeepFor is checkpoint.keepFor as configured ("14d"): how long a
 	// removed worktree's checkpoints stay.
 	KeepFor string

@@ -9,6 +9,7 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/program"
 )
 
 // InstalledHooks lists the agent settings files and the git post-commit
@@ -51,10 +52,10 @@ func (d *Doctor) checkHooks(ctx context.Context) ([]Check, error) {
 	if len(installed) == 0 {
 		return []Check{{Name: "hooks", OK: true, Message: "hooks: none installed"}}, nil
 	}
-	bin, err := d.LookPath("git-checkpoint", d.Cwd, d.Getenv("PATH"))
+	bin, err := program.LookPath("git-checkpoint", d.Cwd, d.Getenv("PATH"))
 	if err != nil {
 		if out, gerr := d.Git.Run(ctx, git.Cmd{Args: []string{"--exec-path"}}); gerr == nil {
-			bin, _ = d.LookPath("git-checkpoint", d.Cwd, strings.TrimSpace(string(out)))
+			bin, _ = program.LookPath("git-checkpoint", d.Cwd, strings.TrimSpace(string(out)))
 		}
 	}
 	var cs []Check

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agents"
+	"github.com/git-checkpoint/git-checkpoint/internal/program"
 )
 
 // checkMCP finds the agents' registrations of the MCP server and checks
@@ -21,14 +22,14 @@ func (d *Doctor) checkMCP(context.Context) ([]Check, error) {
 				" (or 'git checkpoint uninstall " + p.Agent + " --mcp', then install it again); turn the setting on, if you mean to, with 'git config --global checkpoint.mcpRewind true'"})
 	}
 	regs := agents.MCPRegistrations(env)
-	if len(regs) == 0 || d.FindMCPServer == nil {
+	if len(regs) == 0 {
 		return checks, nil
 	}
 	var where []string
 	for _, r := range regs {
 		where = append(where, r.Agent+" ("+r.Path+")")
 	}
-	if server := d.FindMCPServer(d.Getenv("PATH")); server != "" {
+	if server := program.Beside(program.MCPServer, d.Getenv("PATH")); server != "" {
 		return append(checks, Check{Name: "mcp", OK: true, Message: "mcp: registered for " + strings.Join(where, ", ") + "; the server is " + server}), nil
 	}
 	return append(checks, Check{Name: "mcp", Message: "mcp: registered for " + strings.Join(where, ", ") + ", but git-checkpoint-mcp, the server, is neither beside git-checkpoint nor on PATH: the model's checkpoint tools fail to start",

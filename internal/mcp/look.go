@@ -117,14 +117,14 @@ func (s *Server) diff(ctx context.Context, in diffIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	from, err := t.Resolve(ctx, j, refs, in.From)
+	from, err := t.ResolveRecord(ctx, j, refs, in.From)
 	if err != nil {
 		return nil, err
 	}
 	out := diffOut{From: from.ID}
 	to := ""
 	if in.To != "" {
-		r, err := t.Resolve(ctx, j, refs, in.To)
+		r, err := t.ResolveRecord(ctx, j, refs, in.To)
 		if err != nil {
 			return nil, err
 		}

@@ -69,6 +69,7 @@ func (s *Server) plan(ctx context.Context, in planIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	rw := &rewind.Rewinder{Workspace: t}
 	req := rewind.Request{ID: in.ID, Only: in.Only, Session: in.Session, Outside: in.Outside, DryRun: true, By: store.ByModel}
 	for _, p := range in.Paths {
 		rel, err := t.Rel(p)
@@ -82,7 +83,7 @@ func (s *Server) plan(ctx context.Context, in planIn) (any, error) {
 		return nil, err
 	}
 	defer unlock()
-	pr, err := t.Rewinder.Prepare(ctx, req)
+	pr, err := rw.Prepare(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func (s *Server) plan(ctx context.Context, in planIn) (any, error) {
 		again.ID = pr.Target.ID
 	}
 	s.remember(pr.Plan.ID, again)
-	return planOut{Result: t.Rewinder.Document(ctx, pr, true, nil), ApplyEnabled: t.Config.MCPRewind}, nil
+	return planOut{Result: rw.Document(ctx, pr, true, nil), ApplyEnabled: t.Config.MCPRewind}, nil
 }
 
 type applyIn struct {
@@ -114,6 +115,7 @@ func (s *Server) apply(ctx context.Context, in applyIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	rw := &rewind.Rewinder{Workspace: t}
 	if !t.Config.MCPRewind {
 		return nil, fault.New(fault.UnsupportedMCPRewindOff, "rewinds through MCP are off here: the person applies them").
 			WithHint("show the person the plan; they can apply it with 'git rewind ID --plan "+in.Plan+"'",
@@ -139,7 +141,7 @@ func (s *Server) apply(ctx context.Context, in applyIn) (any, error) {
 	// A killed rewind leaves its staged files behind; the lock says no
 	// rewind of this tree is running now.
 	restore.CleanStaging(t.Store.Path("staging"))
-	pr, err := t.Rewinder.Prepare(ctx, req)
+	pr, err := rw.Prepare(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -154,14 +156,14 @@ func (s *Server) apply(ctx context.Context, in applyIn) (any, error) {
 		return nil, fe
 	}
 	if pr.Nothing() {
-		return applyOut{Result: t.Rewinder.Document(ctx, pr, false, nil)}, nil
+		return applyOut{Result: rw.Document(ctx, pr, false, nil)}, nil
 	}
-	done, err := t.Rewinder.Apply(ctx, pr)
+	done, err := rw.Apply(ctx, pr)
 	if err != nil {
 		return nil, err
 	}
 	s.forget(in.Plan)
-	return applyOut{Result: t.Rewinder.Document(ctx, pr, false, done), Undo: UndoCommand}, nil
+	return applyOut{Result: rw.Document(ctx, pr, false, done), Undo: UndoCommand}, nil
 }
 
 // outsideHints say, to a model, how to go on past a person's edits.

@@ -3,7 +3,7 @@
 // of the tree it works in (DESIGN section 12). It is built into a binary
 // of its own, git-checkpoint-mcp, which `git checkpoint mcp` starts: a
 // front end beside the command line, it opens working trees through
-// package cli as every command does. Its tools call the same
+// package workspace as every command does. Its tools call the same
 // packages as the command line (capture, turns, rewind) and answer with
 // the command line's JSON documents.
 //
@@ -25,8 +25,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-checkpoint/git-checkpoint/internal/cli"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/workspace"
 )
 
 // Name is the server's name, as agents' configurations register it and
@@ -34,8 +34,9 @@ import (
 const Name = "git-checkpoint"
 
 // Tree is the working tree one tool call works with, opened for that
-// call (cli.Tree).
-type Tree = cli.Tree
+// call: HEAD, the configuration (checkpoint.mcpRewind above all) and the
+// store may change between two calls of one session.
+type Tree = workspace.Workspace
 
 // Server is the MCP server of one agent session.
 type Server struct {

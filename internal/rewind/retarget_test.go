@@ -8,10 +8,9 @@ import (
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
-	"github.com/git-checkpoint/git-checkpoint/internal/config"
-	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/workspace"
 )
 
 // TestRetargetIsTheDryRun checks that the plan Retarget makes against one
@@ -22,13 +21,11 @@ func TestRetargetIsTheDryRun(t *testing.T) {
 	g := gittest.NewRepoWith(t, map[string]string{"a.txt": "one\n", "notes.txt": "notes\n"})
 	ctx := context.Background()
 	var trace strings.Builder
-	r := &git.Runner{Dir: g.Dir, Env: g.Env, Trace: &git.LockedWriter{W: &trace}}
-	repo, err := git.Discover(ctx, r)
+	w, err := workspace.Open(ctx, workspace.Options{Dir: g.Dir, Environ: append(g.Env, "GIT_CHECKPOINT_TRACE=1"), Now: time.Now, Warnings: &trace})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := store.New(repo, r, time.Now)
-	c := &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: config.Default()}
+	st, c := w.Store, w.Capture
 	j, err := st.Journal()
 	if err != nil {
 		t.Fatal(err)
@@ -47,15 +44,7 @@ func TestRetargetIsTheDryRun(t *testing.T) {
 	take(store.ReasonTurnEnd, "t2")
 	g.Write(map[string]string{"notes.txt": "mine\n"}) // a person's edit
 
-	rw := &Rewinder{Git: r, Repo: repo, Store: st, Capture: c,
-		Journal: func(ctx context.Context) (*store.Journal, map[int]string, error) {
-			j, err := st.Journal()
-			if err != nil {
-				return nil, nil, err
-			}
-			refs, err := st.Refs(ctx)
-			return j, refs, err
-		}}
+	rw := &Rewinder{Workspace: w}
 	dry := func(id string) *Prepared {
 		t.Helper()
 		pr, err := rw.Prepare(ctx, Request{ID: id, DryRun: true, Outside: "refuse"})

@@ -17,29 +17,20 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
-	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
+	"github.com/git-checkpoint/git-checkpoint/internal/workspace"
 )
 
-// Rewinder holds what a rewind of one working tree works with.
+// Rewinder is the rewind transaction of one working tree: the workspace
+// it was opened as (its git, store, capturer, journal and failure
+// injection), and how a slow step is shown.
 type Rewinder struct {
-	Git     *git.Runner
-	Repo    *git.Repo
-	Store   *store.Store
-	Capture *capture.Capturer
-	Fail    fault.Failpoints // test-only failure injection at each step
-	// Journal reads the journal and the checkpoint refs, repairing them
-	// first when a crashed run left them inconsistent.
-	Journal func(context.Context) (*store.Journal, map[int]string, error)
+	*workspace.Workspace
 	// Progress, when set, shows a slow step until the function it returns
 	// is called.
 	Progress func(what string) (stop func())
-	// Fetched resolves the id of a fetched store's checkpoint
-	// ("1c1aecbe:k3"), whose records are that store's, not this tree's;
-	// nil when there are none to resolve.
-	Fetched func(ctx context.Context, id string) (*store.Record, error)
 }
 
 // Request is what a rewind is asked to do.
@@ -298,7 +289,7 @@ func safetyOptions(target *store.Record, index string) capture.Options {
 // resolve finds the checkpoint id names: this tree's own (in j and refs),
 // or, for "<store>:<id>", a fetched store's (foreign).
 func (r *Rewinder) resolve(ctx context.Context, j *store.Journal, refs map[int]string, id string) (target *store.Record, foreign bool, err error) {
-	if _, _, ok := turns.InStore(id); !ok || r.Fetched == nil {
+	if _, _, ok := turns.InStore(id); !ok {
 		target, err = turns.Resolve(j, refs, id)
 		return target, false, err
 	}
