@@ -1,6 +1,7 @@
 // Package dist builds the release archives of `make dist`: for each
 // target system, a .tar.gz holding both binaries, the man pages, the
-// completion scripts, the README (and LICENSE when there is one), laid
+// completion scripts, the README and CHANGELOG (and LICENSE when there
+// is one), laid
 // out as under an install prefix, and a SHA256SUMS file over them.
 //
 // The archives are reproducible: the same source gives the same bytes
@@ -23,6 +24,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -60,6 +62,13 @@ var (
 // Build writes one archive per target and SHA256SUMS, and returns the
 // archives' names.
 func Build(ctx context.Context, o Options) ([]string, error) {
+	notes, err := os.ReadFile(filepath.Join(o.Src, "CHANGELOG.md"))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkChangelog(notes, o.Version); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return nil, err
 	}
@@ -115,6 +124,16 @@ func archive(ctx context.Context, o Options, t Target, top string) ([]byte, erro
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("go build: %w", err)
 	}
+	if releaseVersion.MatchString(o.Version) && t.OS == runtime.GOOS && t.Arch == runtime.GOARCH {
+		prog := filepath.Join(tmp, binaries[0])
+		out, err := exec.CommandContext(ctx, prog, "--version").Output()
+		if err != nil {
+			return nil, fmt.Errorf("%s --version: %w", binaries[0], err)
+		}
+		if err := checkVersionLine(binaries[0], out, o.Version); err != nil {
+			return nil, err
+		}
+	}
 	var files []file
 	for _, b := range programs {
 		data, err := os.ReadFile(filepath.Join(tmp, b))
@@ -131,7 +150,7 @@ func archive(ctx context.Context, o Options, t Target, top string) ([]byte, erro
 		files = append(files, file{"share/man/man1/" + b + ".1", 0o644, page})
 	}
 	files = append(files, completions()...)
-	for _, doc := range []string{"README.md", "LICENSE"} {
+	for _, doc := range []string{"README.md", "CHANGELOG.md", "LICENSE"} {
 		data, err := os.ReadFile(filepath.Join(o.Src, doc))
 		if os.IsNotExist(err) && doc == "LICENSE" {
 			continue

@@ -44,6 +44,10 @@ func copyModule(t *testing.T, src, dst string) {
 	}
 }
 
+// testVersion is a development build's: a release's would need its
+// changelog section and a binary stamped with its tag (checkChangelog).
+const testVersion = "v9.9.9-1-g0123456"
+
 // TestReproducible builds the host's archive twice, from the source here
 // and from a copy of it elsewhere (a different build directory, so not
 // the same compiled packages either), and wants the same bytes, then
@@ -70,7 +74,7 @@ func TestReproducible(t *testing.T) {
 	build := func(src string) (string, []byte) {
 		out := t.TempDir()
 		var log bytes.Buffer
-		names, err := Build(context.Background(), Options{Src: src, Out: out, Version: "v9.9.9", Time: at,
+		names, err := Build(context.Background(), Options{Src: src, Out: out, Version: testVersion, Time: at,
 			Targets: []Target{target}, Go: goCmd, Env: env, Log: &log})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log.String())
@@ -91,7 +95,7 @@ func TestReproducible(t *testing.T) {
 	if !bytes.Equal(sums1, sums2) {
 		t.Fatalf("two builds of the same source differ:\n%s%s", sums1, sums2)
 	}
-	want := "  git-checkpoint-v9.9.9-" + target.String() + ".tar.gz\n"
+	want := "  git-checkpoint-" + testVersion + "-" + target.String() + ".tar.gz\n"
 	if !strings.HasSuffix(string(sums1), want) || len(sums1) != 64+len(want) {
 		t.Fatalf("SHA256SUMS is %q", sums1)
 	}
@@ -100,19 +104,20 @@ func TestReproducible(t *testing.T) {
 	}
 
 	files := readArchive(t, first, at)
-	top := "git-checkpoint-v9.9.9-" + target.String() + "/"
+	top := "git-checkpoint-" + testVersion + "-" + target.String() + "/"
 	var names []string
 	for name := range files {
 		names = append(names, strings.TrimPrefix(name, top))
 	}
 	slices.Sort(names)
-	wantNames := []string{"README.md", "bin/git-checkpoint", "bin/git-checkpoint-mcp", "bin/git-checkpoint-scan", "bin/git-rewind",
+	wantNames := []string{"CHANGELOG.md", "README.md", "bin/git-checkpoint", "bin/git-checkpoint-mcp", "bin/git-checkpoint-scan", "bin/git-rewind",
 		"share/bash-completion/completions/git-checkpoint", "share/bash-completion/completions/git-rewind",
 		"share/fish/vendor_completions.d/git-checkpoint.fish", "share/fish/vendor_completions.d/git-rewind.fish",
 		"share/man/man1/git-checkpoint.1", "share/man/man1/git-rewind.1",
 		"share/zsh/site-functions/_git-checkpoint", "share/zsh/site-functions/_git-rewind"}
 	if _, err := os.Stat(filepath.Join(src, "LICENSE")); err == nil {
-		wantNames = append([]string{"LICENSE"}, wantNames...)
+		wantNames = append(wantNames, "LICENSE")
+		slices.Sort(wantNames)
 	}
 	if !slices.Equal(names, wantNames) {
 		t.Fatalf("the archive holds %q, want %q", names, wantNames)
