@@ -44,7 +44,7 @@ func Rewind(args []string, sys *IO) int {
 }
 
 func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
-	opener := openScanning // Prepare scans the tree first thing under the lock
+	opener := openScanning // a rewind scans the tree first thing under the lock
 	if c.Pick || c.Worktree != "" {
 		opener = open // a person picks first; a fork scans another tree
 	}
@@ -75,96 +75,84 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		return err
 	}
 
-	unlock, err := s.Lock(ctx)
-	if err != nil {
-		return err
-	}
-	// A killed rewind leaves its staged files behind; the lock says no
-	// rewind of this tree is running now.
-	restore.CleanStaging(s.Store.Path("staging"))
-	pr, err := rw.Prepare(ctx, req)
-	if err != nil {
-		unlock()
-		return err
-	}
-	if refusal := pr.OutsideEdits(); refusal != nil && c.DryRun {
-		pr.Refuse(refusal)
-	} else if refusal != nil {
-		if c.Yes || c.Plan != "" || !s.interactive() {
-			unlock()
-			if !s.out.json {
-				s.printPlan(ctx, rw, pr, true, nil)
-			}
-			return refusal
-		}
-		// On a terminal the person decides, having seen the plan; the
-		// plan of their choice is computed now and must be the one
-		// applied under the lock again.
-		choice, err := c.chooseOutside(ctx, s, rw, pr, unlock)
+	if c.DryRun {
+		pr, err := rw.Plan(ctx, req)
 		if err != nil {
 			return err
 		}
-		req.Outside, c.Plan, req.Ask = choice.Options.Outside, choice.ID, false
-		if unlock, err = s.Lock(ctx); err != nil {
-			return err
-		}
-		if pr, err = rw.Prepare(ctx, req); err != nil {
-			unlock()
-			return err
+		pr.Refuse(pr.OutsideEdits())
+		return s.printPlan(ctx, rw, pr, true, nil)
+	}
+	plan := c.Plan
+	if !c.Yes && plan == "" {
+		// Asked first: the plan is shown without the lock held, and the
+		// one applied must have its id.
+		var stop error
+		if plan, stop = c.ask(ctx, s, rw, &req); stop != nil || plan == "" {
+			return stop
 		}
 	}
-	if !c.DryRun {
-		if err := rw.CloseInterrupted(pr); err != nil {
-			unlock()
-			return err
-		}
-	}
-	if c.DryRun || pr.Nothing() {
-		// Nothing to write, or nothing asked for: no safety checkpoint.
-		unlock()
-		return s.printPlan(ctx, rw, pr, c.DryRun, nil)
-	}
-	if !c.Yes && c.Plan == "" {
-		if !s.interactive() {
-			unlock()
-			// With --json the plan goes in the error's data: stdout
-			// holds one document, and it is the error.
-			var data any = map[string]string{"plan": pr.Plan.ID}
-			if s.out.json {
-				data = rw.Document(ctx, pr, true, nil)
-			} else if err := s.printPlan(ctx, rw, pr, true, nil); err != nil {
-				return err
-			}
-			return fault.New(fault.InvalidConfirmationRequired, "not applying the plan without confirmation").
-				WithHint("review it, then run 'git rewind " + pr.Again() + " --plan " + pr.Plan.ID + "' (applies only this plan) or add --yes").
-				WithData(data)
-		}
-		// Never hold the lock while a person reads: agents' hooks would
-		// wait on it. The plan is computed again under the lock and must
-		// be the one shown.
-		unlock()
-		s.printPlan(ctx, rw, pr, true, nil)
-		if !s.confirm("Apply this plan?") {
-			return fault.New(fault.InvalidAborted, "rewind aborted; nothing was changed")
-		}
-		c.Plan, req.Ask = pr.Plan.ID, false
-		if unlock, err = s.Lock(ctx); err != nil {
-			return err
-		}
-		if pr, err = rw.Prepare(ctx, req); err != nil {
-			unlock()
-			return err
-		}
-	}
-	defer unlock()
-	if err := pr.Check(c.Plan); err != nil {
-		return err
-	}
-	done, err := rw.Apply(ctx, pr)
+	pr, done, err := rw.ApplyPlan(ctx, req, plan)
 	if err != nil {
+		if pr != nil && fault.As(err).Code == fault.ConflictOutsideEdits && !s.out.json {
+			s.printPlan(ctx, rw, pr, true, nil)
+		}
 		return err
 	}
 	return s.printPlan(ctx, rw, pr, false, done)
+}
+
+// ask shows the plan of req and asks the person whether to apply it, and
+// what to do with paths they changed outside agent turns, if any (req's
+// Outside changes to their answer). It returns the id of the plan they
+// accepted; "" with a nil error when there is nothing to apply, which it
+// has printed. Without a person to ask, the plan goes into the error.
+func (c *rewindCLI) ask(ctx context.Context, s *session, rw *rewind.Rewinder, req *rewind.Request) (string, error) {
+	pr, err := rw.Plan(ctx, *req)
+	if err != nil {
+		return "", err
+	}
+	req.Ask = false
+	if refusal := pr.OutsideEdits(); refusal != nil {
+		if !s.interactive() {
+			if !s.out.json {
+				s.printPlan(ctx, rw, pr, true, nil)
+			}
+			return "", refusal
+		}
+		// The person decides, having seen the plan; the plan of their
+		// choice is the one that must be applied.
+		choice, err := c.chooseOutside(ctx, s, rw, pr)
+		if err != nil {
+			return "", err
+		}
+		req.Outside = choice.Options.Outside
+		return choice.ID, nil
+	}
+	if pr.Nothing() {
+		if pr.Interrupted != nil {
+			return pr.Plan.ID, nil // ApplyPlan closes the interrupted undo
+		}
+		return "", s.printPlan(ctx, rw, pr, false, nil)
+	}
+	if !s.interactive() {
+		// With --json the plan goes in the error's data: stdout holds
+		// one document, and it is the error.
+		var data any = map[string]string{"plan": pr.Plan.ID}
+		if s.out.json {
+			data = rw.Document(ctx, pr, true, nil)
+		} else if err := s.printPlan(ctx, rw, pr, true, nil); err != nil {
+			return "", err
+		}
+		return "", fault.New(fault.InvalidConfirmationRequired, "not applying the plan without confirmation").
+			WithHint("review it, then run 'git rewind " + pr.Again() + " --plan " + pr.Plan.ID + "' (applies only this plan) or add --yes").
+			WithData(data)
+	}
+	s.printPlan(ctx, rw, pr, true, nil)
+	if !s.confirm("Apply this plan?") {
+		return "", fault.New(fault.InvalidAborted, "rewind aborted; nothing was changed")
+	}
+	return pr.Plan.ID, nil
 }
 
 // rewinder is the rewind transaction of this session's tree.

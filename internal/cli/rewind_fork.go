@@ -12,13 +12,8 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/turns"
 )
 
-// fork runs `git rewind --worktree` under the lock and prints what it did.
+// fork runs `git rewind --worktree` and prints what it did.
 func (c *rewindCLI) fork(ctx context.Context, s *session, rw *rewind.Rewinder) error {
-	unlock, err := s.Lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	path := c.Worktree
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(s.Cwd, path)

@@ -43,14 +43,9 @@ func (c *rewindCLI) pick(ctx context.Context, s *session, rw *rewind.Rewinder) (
 	if err != nil {
 		return "", err
 	}
-	unlock, err := s.Lock(ctx)
-	if err != nil {
-		return "", err
-	}
 	stop := s.progress("reading the working tree")
-	base, err := rw.Prepare(ctx, rewind.Request{ID: "@", DryRun: true, Force: c.Force, Paths: paths, Outside: c.Outside})
+	base, err := rw.Plan(ctx, rewind.Request{ID: "@", DryRun: true, Force: c.Force, Paths: paths, Outside: c.Outside})
 	stop()
-	unlock()
 	if err != nil {
 		return "", err
 	}

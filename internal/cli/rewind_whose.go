@@ -13,19 +13,17 @@ import (
 
 // chooseOutside asks a person on a terminal what to do with the outside
 // paths of the plan just shown: keep them, overwrite them, or abort. It
-// returns the plan of their choice, computed before the lock is released
-// (unlock) so that it can be checked against the plan applied later.
-func (c *rewindCLI) chooseOutside(ctx context.Context, s *session, rw *rewind.Rewinder, pr *rewind.Prepared, unlock func()) (*restore.Plan, error) {
+// returns the plan of their choice, made from the same scan as the plan
+// shown, so that its id can be checked against the plan applied later.
+func (c *rewindCLI) chooseOutside(ctx context.Context, s *session, rw *rewind.Rewinder, pr *rewind.Prepared) (*restore.Plan, error) {
 	plans := map[string]*restore.Plan{}
 	for _, choice := range []string{"keep", "overwrite"} {
 		p, err := rw.Replan(ctx, pr, choice)
 		if err != nil {
-			unlock()
 			return nil, err
 		}
 		plans[choice] = p
 	}
-	unlock()
 	s.printPlan(ctx, rw, pr, true, nil)
 	n := len(rewind.Outside(pr.Plan))
 	fmt.Fprintf(s.sys.Stderr, "%d %s changed outside agent turns (class outside).\n", n, fault.Plural(n, "path was", "paths were"))

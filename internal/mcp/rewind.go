@@ -78,12 +78,7 @@ func (s *Server) plan(ctx context.Context, in planIn) (any, error) {
 		}
 		req.Paths = append(req.Paths, rel)
 	}
-	unlock, err := t.Lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	pr, err := rw.Prepare(ctx, req)
+	pr, err := rw.Plan(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -133,34 +128,19 @@ func (s *Server) apply(ctx context.Context, in applyIn) (any, error) {
 			WithHint("call rewind_plan, then rewind_apply with the plan id it returns").
 			WithData(map[string]string{"plan": in.Plan})
 	}
-	unlock, err := t.Lock(ctx)
+	pr, done, err := rw.ApplyPlan(ctx, req, in.Plan)
 	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	// A killed rewind leaves its staged files behind; the lock says no
-	// rewind of this tree is running now.
-	restore.CleanStaging(t.Store.Path("staging"))
-	pr, err := rw.Prepare(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	if err := pr.Check(in.Plan); err != nil {
 		fe := fault.As(err)
-		fe.Hints = []string{"call rewind_plan again to see the new plan"}
+		switch fe.Code {
+		case fault.ConflictRewindStale:
+			fe.Hints = []string{"call rewind_plan again to see the new plan"}
+		case fault.ConflictOutsideEdits:
+			fe.Hints = outsideHints(pr)
+		}
 		return nil, fe
 	}
-	if refusal := pr.OutsideEdits(); refusal != nil {
-		fe := fault.As(refusal)
-		fe.Hints = outsideHints(pr)
-		return nil, fe
-	}
-	if pr.Nothing() {
+	if done == nil {
 		return applyOut{Result: rw.Document(ctx, pr, false, nil)}, nil
-	}
-	done, err := rw.Apply(ctx, pr)
-	if err != nil {
-		return nil, err
 	}
 	s.forget(in.Plan)
 	return applyOut{Result: rw.Document(ctx, pr, false, done), Undo: UndoCommand}, nil

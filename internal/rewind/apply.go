@@ -36,7 +36,7 @@ func (r *Rewinder) CloseInterrupted(pr *Prepared) error {
 	return r.Store.Append(pr.Journal, store.Event{Type: store.EventRewindEnded, Rewind: &end})
 }
 
-// Apply takes the safety checkpoint, journals the start, writes the plan,
+// apply takes the safety checkpoint, journals the start, writes the plan,
 // moves HEAD if asked, checkpoints and verifies the result, journals the
 // end and leaves the conversation hint. The caller holds the lock.
 //
@@ -47,7 +47,7 @@ func (r *Rewinder) CloseInterrupted(pr *Prepared) error {
 // directories the rewind wrote reach the disk with the checkpoint after
 // it, in one syncfs, before its line. A rewind's disk flushes are two
 // syncfs and its journal lines' (docs/fault-safety.md, "Power loss").
-func (r *Rewinder) Apply(ctx context.Context, pr *Prepared) (*Applied, error) {
+func (r *Rewinder) apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	keepIndex := ""
 	if pr.Move != nil {
 		keepIndex = pr.Move.Index

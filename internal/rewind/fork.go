@@ -34,9 +34,14 @@ type Fork struct {
 // there, so that its uncommitted changes are uncommitted changes in the
 // fork too; with dry, it only says what it would do. This tree, its index
 // and HEAD are not touched. The checkpoint must still be what its record
-// says (its ref unmoved): Resolve refuses a moved ref as not_found. The
-// caller holds the lock.
+// says (its ref unmoved): Resolve refuses a moved ref as not_found. It
+// holds the store lock while it works.
 func (r *Rewinder) Fork(ctx context.Context, id, path string, dry bool) (*Fork, error) {
+	unlock, err := r.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	j, refs, err := r.Journal(ctx)
 	if err != nil {
 		return nil, err

@@ -47,7 +47,7 @@ func TestRetargetIsTheDryRun(t *testing.T) {
 	rw := &Rewinder{Workspace: w}
 	dry := func(id string) *Prepared {
 		t.Helper()
-		pr, err := rw.Prepare(ctx, Request{ID: id, DryRun: true, Outside: "refuse"})
+		pr, err := rw.Plan(ctx, Request{ID: id, DryRun: true, Outside: "refuse"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestRetargetIsTheDryRun(t *testing.T) {
 	if _, err := rw.Retarget(ctx, base, "t9"); err == nil {
 		t.Error("Retarget to a turn that does not exist succeeded")
 	}
-	applying, err := rw.Prepare(ctx, Request{ID: "t1", Outside: "keep"})
+	applying, err := rw.Plan(ctx, Request{ID: "t1", Outside: "keep"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,10 @@
 // It is the one door every way of rewinding goes through (the command
 // line, and any other front end), so it prints nothing and asks nothing:
 // it takes its dependencies explicitly (Rewinder) and returns values for
-// the caller to show. The caller holds the store lock around Prepare and
-// Apply, and may let it go between them to ask a person, preparing again
-// under the lock and checking that the plan is the one shown (Check).
+// the caller to show. It takes the store lock itself (held.go): Plan
+// prepares a rewind to show, ApplyPlan prepares it again and applies it
+// if it is the plan shown, and the lock is never held between them, while
+// a person or a model reads.
 package rewind
 
 import (
@@ -124,9 +125,9 @@ func (pr *Prepared) Again() string {
 	return pr.Target.ID
 }
 
-// Prepare resolves the target, runs the preflight checks in the design's
+// prepare resolves the target, runs the preflight checks in the design's
 // order and computes the plan. The caller holds the lock.
-func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) {
+func (r *Rewinder) prepare(ctx context.Context, req Request) (*Prepared, error) {
 	end := r.Git.Phase("journal read")
 	j, refs, err := r.Journal(ctx)
 	end()
@@ -193,7 +194,7 @@ func (r *Rewinder) Prepare(ctx context.Context, req Request) (*Prepared, error) 
 	}
 	end = r.Git.Phase("scan")
 	// The scan's pack is written while the plan is made and its files
-	// staged: Apply's safety checkpoint waits for it (git.Aside).
+	// staged: apply's safety checkpoint waits for it (git.Aside).
 	r.Capture.WriteAside, r.Capture.Seal = true, r.sealer(pr)
 	pr.Snap, err = r.Capture.Snapshot(ctx, j)
 	r.Capture.WriteAside, r.Capture.Seal = false, nil
