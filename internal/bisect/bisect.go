@@ -135,7 +135,7 @@ func (b *Bisector) cleanLeftovers(ctx context.Context) {
 
 // ends resolves the good and bad ends. By default good is the start of
 // the first turn of the latest session and bad the newest checkpoint.
-func ends(j *store.Journal, refs map[int]string, goodID, badID string) (good, bad *store.Record, err error) {
+func ends(j *store.Journal, refs store.Refs, goodID, badID string) (good, bad *store.Record, err error) {
 	hint := "name the ends: git checkpoint bisect --good ID --bad ID -- CMD"
 	if goodID == "" {
 		ts := turns.History(j)

@@ -32,7 +32,7 @@ type search struct {
 
 // bisect checks the ends, then searches the turns' ends, then the
 // checkpoints within the first bad turn.
-func (s *search) bisect(ctx context.Context, j *store.Journal, refs map[int]string, good, bad *store.Record) error {
+func (s *search) bisect(ctx context.Context, j *store.Journal, refs store.Refs, good, bad *store.Record) error {
 	fails, status, err := s.test(ctx, good, "good", 0)
 	if err != nil {
 		return err
@@ -54,7 +54,7 @@ func (s *search) bisect(ctx context.Context, j *store.Journal, refs map[int]stri
 	}
 	seq := []*store.Record{good}
 	for _, t := range turns.History(j) {
-		if e := t.End; e != nil && e.N > good.N && e.N < bad.N && live(refs, e) && !slices.Contains(seq, e) {
+		if e := t.End; e != nil && e.N > good.N && e.N < bad.N && refs.Live(e) && !slices.Contains(seq, e) {
 			seq = append(seq, e)
 		}
 	}
@@ -66,7 +66,7 @@ func (s *search) bisect(ctx context.Context, j *store.Journal, refs map[int]stri
 	}
 	inner := []*store.Record{seq[lo]}
 	for _, r := range j.Checkpoints() {
-		if r.N > seq[lo].N && r.N < seq[hi].N && live(refs, r) {
+		if r.N > seq[lo].N && r.N < seq[hi].N && refs.Live(r) {
 			inner = append(inner, r)
 		}
 	}
@@ -76,10 +76,6 @@ func (s *search) bisect(ctx context.Context, j *store.Journal, refs map[int]stri
 	}
 	return s.found(ctx, j, inner[lo], inner[hi])
 }
-
-// live says whether r's ref still holds it: a pruned checkpoint is not a
-// candidate.
-func live(refs map[int]string, r *store.Record) bool { return refs[r.N] == r.Commit }
 
 // search finds, in seq whose first passes and whose last fails, the
 // adjacent pair where CMD goes from passing to failing.

@@ -60,7 +60,7 @@ func (c *listCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 		if t, ok := starts[r.ID]; ok {
 			label = withPrompt(label, r, t)
 		}
-		if refs[r.N] != r.Commit {
+		if !refs.Live(r) {
 			label = "(ref gone) " + label
 		}
 		if r.Partial {

@@ -36,7 +36,7 @@ func (c *listCmd) listRemote(ctx context.Context, s *session) error {
 			return err
 		}
 		for _, r := range slices.Backward(j.Checkpoints()) {
-			if f.Refs[r.N] != r.Commit {
+			if !f.Refs.Live(r) {
 				continue // its ref did not come (pruned there)
 			}
 			if c.Session != "" && r.Session != session {

@@ -37,7 +37,7 @@ func (d *Doctor) checkJournal(ctx context.Context) ([]Check, error) {
 	var gone []*store.Record
 	for _, r := range j.Checkpoints() {
 		known[r.N] = true
-		if refs[r.N] != r.Commit && !(refs[r.N] == "" && j.Pruned(r.ID)) {
+		if !refs.Live(r) && !(refs[r.N] == "" && j.Pruned(r.ID)) {
 			gone = append(gone, r)
 		}
 	}

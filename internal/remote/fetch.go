@@ -16,7 +16,7 @@ import (
 // its checkpoint refs (number to commit) and its records.
 type Fetched struct {
 	Info    Info
-	Refs    map[int]string
+	Refs    store.Refs
 	Records *Records
 	// RecordsOID is the commit of its records ref ("" when it has none).
 	RecordsOID string
@@ -99,7 +99,7 @@ func Stores(ctx context.Context, g *git.Runner, own string) ([]*Fetched, error) 
 		}
 		f := byID[id]
 		if f == nil {
-			f = &Fetched{Info: Info{ID: id}, Refs: map[int]string{}, Records: &Records{}}
+			f = &Fetched{Info: Info{ID: id}, Refs: store.Refs{}, Records: &Records{}}
 			byID[id] = f
 		}
 		switch n := checkpointN(ref.Name, store.StorePrefix(id)); {

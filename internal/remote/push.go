@@ -80,7 +80,7 @@ type PushOptions struct {
 // commit their record names) and their records to remote. What the remote
 // has already, at the same commit, is not sent again; checkpoints pruned
 // here stay there, with their records, until a push with Prune.
-func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string, remote string, opts PushOptions) (*PushResult, error) {
+func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs store.Refs, remote string, opts PushOptions) (*PushResult, error) {
 	id, err := p.Store.EnsureID()
 	if err != nil {
 		return nil, err
@@ -109,7 +109,7 @@ func (p *Pusher) Push(ctx context.Context, j *store.Journal, refs map[int]string
 // compare-and-swap against what ls-remote saw. With prune, the refs there
 // of checkpoints no longer kept here are deleted, each only while it is
 // still at the commit seen.
-func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string, remote, id string, opts PushOptions) (*PushResult, []git.PushUpdate, error) {
+func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs store.Refs, remote, id string, opts PushOptions) (*PushResult, []git.PushUpdate, error) {
 	prefix := store.StorePrefix(id)
 	// Every ref of the remote, in the one round trip: this store's, and
 	// the commits whose files the remote holds already, which the scan
@@ -118,7 +118,7 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 	if err != nil {
 		return nil, nil, reachFailed(err, remote)
 	}
-	there := map[int]string{}
+	there := store.Refs{}
 	oldRecords, oldConversations := "", ""
 	for _, ref := range listed {
 		if !strings.HasPrefix(ref.Name, prefix) {
@@ -153,12 +153,12 @@ func (p *Pusher) plan(ctx context.Context, j *store.Journal, refs map[int]string
 	kept := map[int]bool{}
 	pub := map[int]*store.Record{} // checkpoint: the copy the remote has, or gets
 	for _, r := range j.Checkpoints() {
-		if refs[r.N] != r.Commit {
+		if !refs.Live(r) {
 			continue // its ref is gone or moved: not a checkpoint to publish
 		}
 		kept[r.N] = true
 		switch c := copies[r.N]; {
-		case there[r.N] == r.Commit:
+		case there.Live(r):
 		case there[r.N] == "":
 			res.Published = append(res.Published, r)
 		case c != nil && c.Commit == there[r.N]:

@@ -59,7 +59,7 @@ func (rv *Reversal) Arg() string {
 // resolveReversal finds the steps req.Only or req.Session names. Every
 // step must have ended: a running turn is still writing, and what it
 // changed is not known yet.
-func resolveReversal(j *store.Journal, refs map[int]string, req Request) (*Reversal, error) {
+func resolveReversal(j *store.Journal, refs store.Refs, req Request) (*Reversal, error) {
 	if req.Only != "" {
 		rv := &Reversal{Only: req.Only}
 		if a, b, ok := strings.Cut(req.Only, ".."); ok {
@@ -125,7 +125,7 @@ func resolveReversal(j *store.Journal, refs map[int]string, req Request) (*Rever
 }
 
 // turnStep is the step of turn t, whose two checkpoints must be there.
-func turnStep(j *store.Journal, refs map[int]string, t turns.Turn) (Step, error) {
+func turnStep(j *store.Journal, refs store.Refs, t turns.Turn) (Step, error) {
 	if t.End == nil {
 		return Step{}, fault.New(fault.ConflictTurnRunning, "turn %s has not ended: what it changes is not known yet", t.ID).
 			WithHint("wait for it to end, then try again; 'git rewind " + t.ID + "' goes back to its start now").

@@ -76,7 +76,7 @@ type Prepared struct {
 	Refused *fault.Error
 
 	req  Request
-	refs map[int]string // the checkpoint refs the target was resolved in
+	refs store.Refs // the checkpoint refs the target was resolved in
 	// foreign says the target is a fetched store's checkpoint.
 	foreign bool
 	// classify says whose change each path is (DESIGN section 6.3).
@@ -289,7 +289,7 @@ func safetyOptions(target *store.Record, index string) capture.Options {
 
 // resolve finds the checkpoint id names: this tree's own (in j and refs),
 // or, for "<store>:<id>", a fetched store's (foreign).
-func (r *Rewinder) resolve(ctx context.Context, j *store.Journal, refs map[int]string, id string) (target *store.Record, foreign bool, err error) {
+func (r *Rewinder) resolve(ctx context.Context, j *store.Journal, refs store.Refs, id string) (target *store.Record, foreign bool, err error) {
 	if _, _, ok := turns.InStore(id); !ok {
 		target, err = turns.Resolve(j, refs, id)
 		return target, false, err

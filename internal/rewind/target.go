@@ -17,10 +17,10 @@ import (
 // Either way `git rewind` twice goes further back: right after a rewind,
 // only checkpoints older than its target count. It never redoes (that is
 // --undo).
-func DefaultTarget(j *store.Journal, refs map[int]string, tree, raw string) *store.Record {
+func DefaultTarget(j *store.Journal, refs store.Refs, tree, raw string) *store.Record {
 	before := rewoundTo(j)
 	usable := func(c *store.Record) bool {
-		return !c.Holds(tree, raw) && refs[c.N] == c.Commit && c.N < before
+		return !c.Holds(tree, raw) && refs.Live(c) && c.N < before
 	}
 	for c := range turns.LatestStarts(j) {
 		if usable(c) {
@@ -42,7 +42,7 @@ func DefaultTarget(j *store.Journal, refs map[int]string, tree, raw string) *sto
 
 // defaultTargetOrError is DefaultTarget, or the error that says why there
 // is none.
-func defaultTargetOrError(j *store.Journal, refs map[int]string, tree, raw string) (*store.Record, error) {
+func defaultTargetOrError(j *store.Journal, refs store.Refs, tree, raw string) (*store.Record, error) {
 	if t := DefaultTarget(j, refs, tree, raw); t != nil {
 		return t, nil
 	}

@@ -39,11 +39,11 @@ const PruneEvery = time.Hour
 // an interrupted rewind (--undo needs it). Records whose ref was deleted
 // are forgotten; a ref that points elsewhere than its record is left for
 // doctor, since something other than the tool moved it.
-func Select(j *Journal, refs map[int]string, r Retention, now time.Time) (doomed, forgotten []*Record, kept int) {
+func Select(j *Journal, refs Refs, r Retention, now time.Time) (doomed, forgotten []*Record, kept int) {
 	var live []*Record
 	for _, c := range j.Checkpoints() {
 		switch {
-		case refs[c.N] == c.Commit:
+		case refs.Live(c):
 			live = append(live, c)
 		case refs[c.N] == "" && !j.Pruned(c.ID):
 			forgotten = append(forgotten, c)
@@ -81,7 +81,7 @@ func Select(j *Journal, refs map[int]string, r Retention, now time.Time) (doomed
 // is compacted (Compact), so that it holds what retention keeps and does
 // not grow with every hook call forever. gc is never run: the objects go when the repository's own
 // gc gets to them. With dry, nothing changes. The caller holds the lock.
-func (s *Store) Prune(ctx context.Context, j *Journal, refs map[int]string, r Retention, dry bool) (*PruneResult, error) {
+func (s *Store) Prune(ctx context.Context, j *Journal, refs Refs, r Retention, dry bool) (*PruneResult, error) {
 	doomed, forgotten, kept := Select(j, refs, r, s.Now())
 	if !dry {
 		// A ref whose lock a killed command left cannot be deleted, and

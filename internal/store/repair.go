@@ -17,12 +17,12 @@ import (
 // trusted: it is damaged (a line does not parse or chain, or it was cut
 // short), or a checkpoint ref has no record in it (a crash between the ref
 // and the journal line, or a lost journal).
-func NeedsRepair(j *Journal, refs map[int]string) bool {
+func NeedsRepair(j *Journal, refs Refs) bool {
 	return len(j.Problems()) > 0 || len(unrecorded(j, refs)) > 0
 }
 
 // unrecorded lists the checkpoint numbers that have a ref and no record.
-func unrecorded(j *Journal, refs map[int]string) []int {
+func unrecorded(j *Journal, refs Refs) []int {
 	known := j.Numbers()
 	var out []int
 	for n := range refs {
@@ -38,7 +38,7 @@ func unrecorded(j *Journal, refs map[int]string) []int {
 // without a record is adopted from its commit's trailers. It returns what
 // it did, one sentence each, for the person who runs the command. The
 // caller holds the lock.
-func (s *Store) Repair(ctx context.Context, j *Journal, refs map[int]string) ([]string, error) {
+func (s *Store) Repair(ctx context.Context, j *Journal, refs Refs) ([]string, error) {
 	var did []string
 	switch {
 	case len(j.Problems()) > 0:

@@ -157,13 +157,21 @@ func (s *Store) SyncRefs() error {
 	return nil
 }
 
+// Refs are a working tree's checkpoint refs, as listed at one moment:
+// checkpoint number to the commit its ref names.
+type Refs map[int]string
+
+// Live reports whether r's ref still names r's commit: the checkpoint
+// was neither pruned nor replaced by another of its number.
+func (m Refs) Live(r *Record) bool { return m[r.N] == r.Commit }
+
 // Refs lists this working tree's checkpoint refs: number to commit.
-func (s *Store) Refs(ctx context.Context) (map[int]string, error) {
+func (s *Store) Refs(ctx context.Context) (Refs, error) {
 	list, err := s.Git.ForEachRef(ctx, s.RefPrefix)
 	if err != nil {
 		return nil, err
 	}
-	refs := map[int]string{}
+	refs := Refs{}
 	for _, ref := range list {
 		n, err := strconv.Atoi(strings.TrimPrefix(ref.Name, s.RefPrefix))
 		if err != nil || n <= 0 {
@@ -178,7 +186,7 @@ func (s *Store) Refs(ctx context.Context) (map[int]string, error) {
 // rebuilt from the commit's trailers. This repairs a crash between
 // update-ref and the journal write, and rebuilds a lost journal from refs
 // instead of starting empty. The caller holds the lock.
-func (s *Store) Adopt(ctx context.Context, j *Journal, refs map[int]string) (int, error) {
+func (s *Store) Adopt(ctx context.Context, j *Journal, refs Refs) (int, error) {
 	known := map[int]bool{}
 	for _, r := range j.Checkpoints() {
 		known[r.N] = true

@@ -18,7 +18,7 @@ type ListDocument struct {
 // a unique prefix, as MatchSession takes it; one that matches no session
 // lists none), and none whose ref is gone after a prune that named it (a
 // ref gone otherwise is shown, marked, since that is damage to see).
-func List(j *store.Journal, refs map[int]string, session string, n int) (ListDocument, error) {
+func List(j *store.Journal, refs store.Refs, session string, n int) (ListDocument, error) {
 	doc := ListDocument{Checkpoints: []*store.Record{}}
 	if session != "" {
 		match, err := MatchSession(j, session)
@@ -28,7 +28,7 @@ func List(j *store.Journal, refs map[int]string, session string, n int) (ListDoc
 		session = match
 	}
 	for _, r := range slices.Backward(j.Checkpoints()) {
-		if refs[r.N] != r.Commit && j.Pruned(r.ID) {
+		if !refs.Live(r) && j.Pruned(r.ID) {
 			continue
 		}
 		if session != "" && r.Session != session {

@@ -19,8 +19,8 @@ type Name struct {
 // checkpoints newest first. Checkpoints whose ref is gone or moved are
 // left out, as are turns whose start is: an id that is offered works.
 // It reads the journal and the refs given, never the working tree.
-func CheckpointNames(j *store.Journal, refs map[int]string) []Name {
-	live := func(r *store.Record) bool { return r != nil && refs[r.N] == r.Commit }
+func CheckpointNames(j *store.Journal, refs store.Refs) []Name {
+	live := func(r *store.Record) bool { return r != nil && refs.Live(r) }
 	recs := j.Checkpoints()
 	if !slices.ContainsFunc(recs, live) {
 		return nil

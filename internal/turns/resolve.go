@@ -31,7 +31,7 @@ func errBadID(id string) error {
 // n), @ (the newest), or a unique prefix of a checkpoint commit. The
 // checkpoint's ref must still point at its commit: a moved or deleted ref
 // makes the id not_found rather than trusting either side.
-func Resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, error) {
+func Resolve(j *store.Journal, refs store.Refs, id string) (*store.Record, error) {
 	if id != "@" && !numbered().MatchString(id) && !hexPattern().MatchString(strings.ToLower(id)) {
 		return nil, errBadID(id)
 	}
@@ -39,7 +39,7 @@ func Resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 	switch {
 	case id == "@":
 		for _, c := range j.Checkpoints() {
-			if refs[c.N] == c.Commit {
+			if refs.Live(c) {
 				r = c
 			}
 		}
@@ -72,7 +72,7 @@ func Resolve(j *store.Journal, refs map[int]string, id string) (*store.Record, e
 			WithHint("ids are k<n>, t<n>, @ or a checkpoint commit; list them with 'git checkpoint list'").
 			WithData(map[string]string{"id": id})
 	}
-	if refs[r.N] != r.Commit {
+	if !refs.Live(r) {
 		what := "was deleted"
 		if refs[r.N] != "" {
 			what = "points elsewhere"

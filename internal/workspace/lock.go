@@ -65,7 +65,7 @@ func (w *Workspace) LockedJournal(ctx context.Context) (*store.Journal, func(), 
 // show a record whose ref seems deleted. Under the lock nothing is
 // written meanwhile, and the refs are listed (a git process) while the
 // journal is read and its chain checked: every rewind waits for both.
-func (w *Workspace) ReadJournal(ctx context.Context) (*store.Journal, map[int]string, error) {
+func (w *Workspace) ReadJournal(ctx context.Context) (*store.Journal, store.Refs, error) {
 	if !w.held {
 		j, err := w.Store.Journal()
 		if err != nil {
@@ -74,7 +74,7 @@ func (w *Workspace) ReadJournal(ctx context.Context) (*store.Journal, map[int]st
 		refs, err := w.Store.Refs(ctx)
 		return j, refs, err
 	}
-	var refs map[int]string
+	var refs store.Refs
 	var refsErr error
 	listed := make(chan struct{})
 	go func() {
@@ -94,7 +94,7 @@ func (w *Workspace) ReadJournal(ctx context.Context) (*store.Journal, map[int]st
 // so every command sees what a crashed run left behind, and says what it
 // repaired (Warn). It takes the lock only when there is something to
 // repair, and not again when the caller already holds it.
-func (w *Workspace) Journal(ctx context.Context) (*store.Journal, map[int]string, error) {
+func (w *Workspace) Journal(ctx context.Context) (*store.Journal, store.Refs, error) {
 	j, refs, err := w.ReadJournal(ctx)
 	if err != nil {
 		return nil, nil, err

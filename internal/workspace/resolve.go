@@ -14,7 +14,7 @@ import (
 // Resolve finds the checkpoint id names: one of this tree's (in j and
 // refs), or one of a fetched store's ("1c1aecbe:k3"), with the journal it
 // belongs to, so that turns are read from the store that recorded them.
-func (w *Workspace) Resolve(ctx context.Context, j *store.Journal, refs map[int]string, id string) (*store.Record, *store.Journal, error) {
+func (w *Workspace) Resolve(ctx context.Context, j *store.Journal, refs store.Refs, id string) (*store.Record, *store.Journal, error) {
 	if _, _, ok := turns.InStore(id); !ok {
 		r, err := turns.Resolve(j, refs, id)
 		return r, j, err
@@ -27,7 +27,7 @@ func (w *Workspace) Resolve(ctx context.Context, j *store.Journal, refs map[int]
 }
 
 // ResolveRecord is Resolve without the journal the checkpoint belongs to.
-func (w *Workspace) ResolveRecord(ctx context.Context, j *store.Journal, refs map[int]string, id string) (*store.Record, error) {
+func (w *Workspace) ResolveRecord(ctx context.Context, j *store.Journal, refs store.Refs, id string) (*store.Record, error) {
 	r, _, err := w.Resolve(ctx, j, refs, id)
 	return r, err
 }
