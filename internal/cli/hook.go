@@ -209,7 +209,7 @@ func (h *hookCmd) capture(ctx context.Context, s *session, ev *agents.Event, log
 	if ev.Reason == store.ReasonTurnEnd {
 		// Retention runs at turn ends, at most hourly (DESIGN 5.4): never
 		// in the middle of a turn, when a rewind target may be wanted.
-		if _, err := s.Store.PruneIfDue(ctx, j, s.retention()); err != nil {
+		if _, err := s.Store.PruneIfDue(ctx, j, s.Retention()); err != nil {
 			logf("retention: %v", err)
 			j = nil // the journal on disk may no longer be the one in memory
 		}
