@@ -64,7 +64,7 @@ func (c *pruneCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.Store.Prune(ctx, j, refs, s.retention(), c.DryRun)
+	res, err := s.Store.Prune(ctx, j, refs, s.Retention(), c.DryRun)
 	if err != nil {
 		return err
 	}
@@ -140,11 +140,6 @@ func numbered(ns []int) []*store.Record {
 		out = append(out, &store.Record{ID: "k" + strconv.Itoa(n), N: n})
 	}
 	return out
-}
-
-// retention is the configured rule set of DESIGN 5.4.
-func (s *session) retention() store.Retention {
-	return store.Retention{Keep: s.Config.Keep, KeepFor: s.Config.KeepFor, KeepSafety: s.Config.KeepSafety}
 }
 
 func ids(recs []*store.Record) []string {

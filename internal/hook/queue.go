@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"context"
@@ -24,21 +24,22 @@ import (
 // finds it taken asks the holder to take its checkpoint, then waits for
 // the lock; answered says the holder did. unlock is nil when the hook
 // was answered but gave up waiting for the lock.
-func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (unlock func(), answered bool, err error) {
+func (h *call) lock(ctx context.Context, opts capture.Options) (unlock func(), answered bool, err error) {
+	w := h.w
 	deadline, _ := ctx.Deadline()
 	if !opts.Groupable() {
-		if unlock, ok := s.EarlyLock(); ok {
+		if unlock, ok := w.EarlyLock(); ok {
 			return unlock, false, nil
 		}
-		unlock, err := s.Store.Lock(ctx, time.Until(deadline))
+		unlock, err := w.Store.Lock(ctx, time.Until(deadline))
 		return unlock, false, err
 	}
-	if unlock, ok := s.Store.TryLock(); ok {
+	if unlock, ok := w.Store.TryLock(); ok {
 		return unlock, false, nil
 	}
 	payload, _ := json.Marshal(opts)
-	ask, askErr := s.Store.Ask(payload)
-	if unlock, err = s.Store.Lock(ctx, time.Until(deadline)); err != nil {
+	ask, askErr := w.Store.Ask(payload)
+	if unlock, err = w.Store.Lock(ctx, time.Until(deadline)); err != nil {
 		if ask == nil {
 			return nil, false, err
 		}
@@ -64,14 +65,15 @@ func (h *hookCmd) lock(ctx context.Context, s *session, opts capture.Options) (u
 // taken first in the group; took reports whether the group took it (on
 // false the caller takes it itself, from the journal read again: the
 // group may have failed half way).
-func takeWaiting(ctx context.Context, s *session, j *store.Journal, own *capture.Options, logf func(string, ...any)) (took bool) {
-	asked := s.Store.Waiting()
+func (h *call) takeWaiting(ctx context.Context, j *store.Journal, own *capture.Options) (took bool) {
+	w := h.w
+	asked := w.Store.Waiting()
 	if len(asked) == 0 && own == nil {
 		return false
 	}
 	if j == nil {
 		var err error
-		if j, err = s.Store.Journal(); err != nil {
+		if j, err = w.Store.Journal(); err != nil {
 			for _, q := range asked {
 				q.Release()
 			}
@@ -94,9 +96,9 @@ func takeWaiting(ctx context.Context, s *session, j *store.Journal, own *capture
 		opts, from = append(opts, o), append(from, q)
 		waiting++
 	}
-	recs, err := s.Capture.CaptureGroup(ctx, j, opts)
+	recs, err := w.Capture.CaptureGroup(ctx, j, opts)
 	if err != nil && waiting > 0 {
-		logf("the %d waiting tool calls take their own checkpoints: %v", waiting, fault.Explain(err))
+		h.logf("the %d waiting tool calls take their own checkpoints: %v", waiting, fault.Explain(err))
 	}
 	for i, q := range from {
 		done := err == nil && i < len(recs) && recs[i] != nil
