@@ -106,6 +106,15 @@ func Binary(t testing.TB, name string) string {
 	return bin
 }
 
+// NodePath is the directory of the pinned Node.js (agents.txt's node),
+// installing it when it is missing: put it first on PATH to run an agent
+// that needs a newer Node than the machine's. It holds the agents' own
+// commands too, as every npm prefix's .bin does.
+func NodePath(t testing.TB) string {
+	t.Helper()
+	return filepath.Dir(Binary(t, "node"))
+}
+
 // npmInstall installs one pinned package into the prefix dir. --save-exact
 // records it in dir/package.json: npm removes from the prefix whatever that
 // file does not list, so the agents installed earlier stay.
