@@ -155,7 +155,7 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	if last := j.Latest(); last != nil {
 		b.newest = last.Tree
 	}
-	sel, err := c.select_(ctx, entries, snap, st, b)
+	sel, err := c.selectUpdates(ctx, entries, snap, st, b)
 	if err != nil {
 		return nil, err
 	}
@@ -714,9 +714,9 @@ func (c *Capturer) beyondSymlink(path string, seen map[string]bool) bool {
 	return false
 }
 
-// select_ turns status entries into the paths to update, applying the
+// selectUpdates turns status entries into the paths to update, applying the
 // size limits (b) and the nested-repository rule, and counting changes.
-func (c *Capturer) select_(ctx context.Context, entries []entry, snap *Snapshot, st *indexState, b budget) (*selection, error) {
+func (c *Capturer) selectUpdates(ctx context.Context, entries []entry, snap *Snapshot, st *indexState, b budget) (*selection, error) {
 	sel := &selection{gitlinks: map[string]string{}}
 	dirs := map[string]bool{} // leading directories found to be symlinks
 	var added []sized

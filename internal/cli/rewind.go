@@ -80,7 +80,7 @@ func (c *rewindCLI) Run(ctx context.Context, sys *IO, g *Globals) error {
 		if err != nil {
 			return err
 		}
-		pr.Refuse(pr.OutsideEdits())
+		pr.RecordRefusal(pr.OutsideEdits())
 		return s.printPlan(ctx, rw, pr, true, nil)
 	}
 	plan := c.Plan
@@ -145,7 +145,7 @@ func (c *rewindCLI) ask(ctx context.Context, s *session, rw *rewind.Rewinder, re
 			return "", err
 		}
 		return "", fault.New(fault.InvalidConfirmationRequired, "not applying the plan without confirmation").
-			WithHint("review it, then run 'git rewind " + pr.Again() + " --plan " + pr.Plan.ID + "' (applies only this plan) or add --yes").
+			WithHint("review it, then run 'git rewind " + pr.TargetArg() + " --plan " + pr.Plan.ID + "' (applies only this plan) or add --yes").
 			WithData(data)
 	}
 	s.printPlan(ctx, rw, pr, true, nil)

@@ -82,7 +82,7 @@ func (s *Server) plan(ctx context.Context, in planIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr.Refuse(pr.OutsideEdits())
+	pr.RecordRefusal(pr.OutsideEdits())
 	if pr.Refused != nil && pr.Refused.Code == fault.ConflictOutsideEdits {
 		pr.Refused.Hints = outsideHints(pr)
 	}
@@ -149,7 +149,7 @@ func (s *Server) apply(ctx context.Context, in applyIn) (any, error) {
 // outsideHints say, to a model, how to go on past a person's edits.
 func outsideHints(pr *rewind.Prepared) []string {
 	return []string{"plan again with outside \"keep\" to leave them as they are",
-		"restoring them too is the person's call: git rewind " + pr.Again() + " --outside=overwrite"}
+		"restoring them too is the person's call: git rewind " + pr.TargetArg() + " --outside=overwrite"}
 }
 
 func (s *Server) remember(id string, req rewind.Request) {

@@ -88,11 +88,11 @@ type Prepared struct {
 // Nothing reports whether the plan changes nothing at all.
 func (pr *Prepared) Nothing() bool { return len(pr.Plan.Files) == 0 && pr.Move == nil }
 
-// Refuse lets a dry run go on past a preflight conflict, which it records
-// to show with the plan (a dry run succeeds whenever it has a plan), and
+// RecordRefusal lets a dry run go on past a preflight conflict, which it
+// records to show with the plan (a dry run succeeds whenever it has a plan), and
 // returns nil; any other error, or any error of a rewind that applies,
 // comes back to stop it.
-func (pr *Prepared) Refuse(err error) error {
+func (pr *Prepared) RecordRefusal(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -112,13 +112,13 @@ func (pr *Prepared) Check(want string) error {
 		return nil
 	}
 	return fault.New(fault.ConflictRewindStale, "the working tree changed since plan %s was made (it is now %s)", want, pr.Plan.ID).
-		WithHint("run 'git rewind " + pr.Again() + " --dry-run' to see the new plan").
+		WithHint("run 'git rewind " + pr.TargetArg() + " --dry-run' to see the new plan").
 		WithData(map[string]string{"expected": want, "plan": pr.Plan.ID})
 }
 
-// Again is the argument that asks for this rewind again: the target's
-// id, or the reversal's flag.
-func (pr *Prepared) Again() string {
+// TargetArg is the argument that names what this rewind goes back to:
+// the target's id, or the reversal's flag.
+func (pr *Prepared) TargetArg() string {
 	if pr.Reverse != nil {
 		return pr.Reverse.Arg()
 	}
@@ -165,7 +165,7 @@ func (r *Rewinder) prepare(ctx context.Context, req Request) (*Prepared, error) 
 		}
 	}
 	if started != nil && !ended && !req.Undo && !req.Force {
-		err := pr.Refuse(fault.New(fault.ConflictInterruptedRewind, "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
+		err := pr.RecordRefusal(fault.New(fault.ConflictInterruptedRewind, "a rewind to %s was interrupted before it finished; the tree before it is safety checkpoint %s", started.Target, started.Safety).
 			WithHint("undo it with 'git rewind --undo' (back to safety checkpoint " + started.Safety + "), or pass --force to rewind anyway").
 			WithData(map[string]string{"target": started.Target, "safety": started.Safety}))
 		if err != nil {
@@ -173,7 +173,7 @@ func (r *Rewinder) prepare(ctx context.Context, req Request) (*Prepared, error) 
 		}
 	}
 	if op := r.Repo.Operation(); op != nil {
-		err := pr.Refuse(fault.New(fault.ConflictGitOperation, "%s is in progress", op.Noun()).
+		err := pr.RecordRefusal(fault.New(fault.ConflictGitOperation, "%s is in progress", op.Noun()).
 			WithHint(op.Ending() + "; a rewind now would mix its files with the " + op.Name + "'s").
 			WithData(map[string]string{"operation": op.Name}))
 		if err != nil {
@@ -189,7 +189,7 @@ func (r *Rewinder) prepare(ctx context.Context, req Request) (*Prepared, error) 
 	if err == nil && req.Undo && undone != nil {
 		pr.made, err = r.madeBy(ctx, j, undone)
 	}
-	if err = pr.Refuse(err); err != nil {
+	if err = pr.RecordRefusal(err); err != nil {
 		return nil, err
 	}
 	end = r.Git.Phase("scan")
@@ -218,7 +218,7 @@ func (r *Rewinder) prepare(ctx context.Context, req Request) (*Prepared, error) 
 	}
 	if req.ResetHead && pr.Move == nil && r.Repo.Head != pr.Target.Head {
 		// The target came from the default choice, after the snapshot.
-		if pr.Move, err = r.planHeadMove(ctx, pr.Target); pr.Refuse(err) != nil {
+		if pr.Move, err = r.planHeadMove(ctx, pr.Target); pr.RecordRefusal(err) != nil {
 			return nil, err
 		}
 	}

@@ -30,7 +30,7 @@ func (pr *Prepared) OutsideEdits() error {
 	if len(paths) == 0 {
 		return nil
 	}
-	id := pr.Again()
+	id := pr.TargetArg()
 	list := fault.QuoteList(paths, 10)
 	return fault.New(fault.ConflictOutsideEdits, "%d %s changed outside agent turns: %s",
 		len(paths), fault.Plural(len(paths), "path", "paths"), list).
