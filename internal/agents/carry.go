@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sync"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -86,9 +87,5 @@ func PlaceTranscript(env Env, dir, session string, data []byte) (string, error) 
 	if err := os.MkdirAll(filepath.Dir(path), store.PrivateDir); err != nil {
 		return "", err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, store.PrivateFile); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp, path)
+	return path, durable.Replace(path, data, durable.How{Perm: store.PrivateFile, Sync: true})
 }

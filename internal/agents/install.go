@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/jsontext"
 )
@@ -537,25 +538,9 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot create %s", filepath.Dir(path))
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fault.Wrap(err, fault.FailedIO, "cannot write %s", path)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	// Synced: an agent's settings must not come back empty after a
+	// power loss, which would switch its hooks off, or worse.
+	if err := durable.Replace(path, data, durable.How{Perm: mode, Sync: true, Racing: true}); err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot write %s", path)
 	}
 	return nil

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/git-checkpoint/git-checkpoint/internal/store"
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 )
 
 // noteFile is where a rewind leaves its note for the next prompt, in the
@@ -17,11 +17,9 @@ const noteFile = "pending-note"
 // WriteNote leaves text for the model of the next agent prompt in this
 // working tree, replacing an older note.
 func WriteNote(stateDir, text string) error {
-	tmp := filepath.Join(stateDir, noteFile+".tmp"+strconv.Itoa(os.Getpid()))
-	if err := os.WriteFile(tmp, []byte(text), store.PrivateFile); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(stateDir, noteFile))
+	// Not synced: a note lost to a power loss is a sentence the model
+	// does not read, and a rewind's journal says what it did.
+	return durable.Replace(filepath.Join(stateDir, noteFile), []byte(text), durable.How{Racing: true})
 }
 
 // AddNote adds text to the note for the next prompt, after what it holds

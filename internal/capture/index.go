@@ -334,13 +334,10 @@ func copyKeepMtime(src, dst string) error {
 }
 
 // writeFileAtomic replaces a file of the store, readable by the person
-// alone (store.PrivateFile): the capture's state names every path.
+// alone: the capture's state names every path. Not synced: the state
+// fingerprints what it describes, and a scan redoes what it cannot trust.
 func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, store.PrivateFile); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return durable.Replace(path, data, durable.How{})
 }
 
 func nulList(paths []string) []byte {

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
 
@@ -214,14 +215,9 @@ func (c *Cache) Settle(repo *git.Repo, dir string) (again bool) {
 		return false
 	}
 	// Hooks run at once write it at once: each its own file, renamed.
-	tmp, err := os.CreateTemp(filepath.Dir(c.path()), "config.cache-*")
-	if err != nil {
-		return false
-	}
-	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path()) != nil {
-		os.Remove(tmp.Name())
-	}
+	// Not synced: a cache whose answer is checked against the files it
+	// stands for before it is used.
+	_ = durable.Replace(c.path(), b, durable.How{Racing: true})
 	return false
 }
 

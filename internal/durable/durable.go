@@ -40,13 +40,37 @@ func Datasync(f *os.File) error {
 	return datasync(f)
 }
 
-// WriteFile replaces path with data so that a power loss leaves the old
-// content or the new, never a mix or an empty file under the name: the
-// data are synced before the rename and the directory after it. A failure
-// before the rename leaves no temporary file behind.
-func WriteFile(path string, data []byte) error {
-	tmp := path + ".tmp"
-	err := writeSynced(tmp, data)
+// Replace writes data as path, whole: whoever reads path sees the old
+// file or the new one, never a part. It is the one way a file is replaced
+// in this project; what it promises beyond that is said at each call by
+// how, so that a reader sees which files survive a power loss and why the
+// others need not. A failure leaves no temporary file behind.
+func Replace(path string, data []byte, how How) error {
+	perm := how.Perm
+	if perm == 0 {
+		perm = 0o600 // the store's files are the person's alone
+	}
+	var f *os.File
+	var err error
+	if how.Racing {
+		f, err = os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	} else {
+		f, err = os.OpenFile(path+".tmp", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	}
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm) // CreateTemp's 0600, or the umask's bits
+	}
+	if err == nil && how.Sync {
+		err = Datasync(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
 	if err == nil {
 		err = os.Rename(tmp, path)
 	}
@@ -54,23 +78,30 @@ func WriteFile(path string, data []byte) error {
 		os.Remove(tmp)
 		return err
 	}
-	return SyncDir(filepath.Dir(path))
+	if how.Sync {
+		return SyncDir(filepath.Dir(path))
+	}
+	return nil
 }
 
-func writeSynced(path string, data []byte) error {
-	// 0600: what is written here is the store's (journal summaries, the
-	// capture's state, its id), the person's alone (store.PrivateFile).
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := Datasync(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+// How says what Replace promises beyond a whole file.
+type How struct {
+	// Perm is the new file's permissions; 0 is 0600.
+	Perm os.FileMode
+	// Sync makes the new file survive a power loss: its data reach the
+	// disk before the rename, and the rename before Replace returns.
+	// Without it, a power loss may leave the old file, or an empty one,
+	// under the name: right only for a file whose reader checks it
+	// (a cache, a state that fingerprints what it describes).
+	Sync bool
+	// Racing gives the temporary file a name of its own, for a file that
+	// several processes may replace at once (hooks run together); one of
+	// them wins, whole.
+	Racing bool
+}
+
+// WriteFile replaces path with data so that a power loss leaves the old
+// content or the new, never a mix or an empty file under the name.
+func WriteFile(path string, data []byte) error {
+	return Replace(path, data, How{Sync: true})
 }
