@@ -168,7 +168,9 @@ func (s *search) put(ctx context.Context, c *store.Record) error {
 	if c.Head != "" && c.Head != s.co.Head {
 		// Move the detached HEAD and reset the index to it, leaving the
 		// files: read-tree without -u never touches the worktree.
-		if _, err := s.co.Git.Run(ctx, git.Cmd{Args: []string{"update-ref", "--no-deref", "HEAD", c.Head}}); err != nil {
+		// The worktree is the bisect's own, and s.co.Head what it put
+		// there: a HEAD moved meanwhile is not this bisect's to move.
+		if err := s.co.Git.UpdateRef(ctx, git.RefUpdate{Ref: "HEAD", New: c.Head, Old: s.co.Head, NoDeref: true}); err != nil {
 			return fault.Wrap(err, fault.FailedGit, "cannot move the bisect worktree's HEAD to %s", fault.Short(c.Head))
 		}
 		if _, err := s.co.Git.Run(ctx, git.Cmd{Args: []string{"read-tree", c.Head}}); err != nil {
