@@ -2,7 +2,6 @@ package remote
 
 import (
 	"context"
-	"iter"
 	"maps"
 	"path"
 	"slices"
@@ -48,10 +47,6 @@ type Screen struct {
 	// the copy the remote gets (--withhold).
 	Withheld map[int][]string
 }
-
-// scanBatch is how many contents are read from git at a time: a first
-// push of a large tree never holds them all.
-const scanBatch = 512
 
 // screen scans the files of the published checkpoints (their trees and
 // raw overlays) that nothing the remote holds (listed, as far as this
@@ -113,30 +108,7 @@ func (p *Pusher) screen(ctx context.Context, published []*store.Record, listed [
 		}
 	}
 	sc.Files = len(blobs)
-	var readErr error
-	items := func(yield func(secrets.Item) bool) {
-		for start := 0; start < len(blobs); start += scanBatch {
-			batch := blobs[start:min(start+scanBatch, len(blobs))]
-			var reqs []string
-			for _, b := range batch {
-				reqs = append(reqs, b.OID)
-			}
-			got, err := p.Git.CatFile(ctx, reqs)
-			if err != nil {
-				readErr = err
-				return
-			}
-			for i, o := range got {
-				if !yield(secrets.Item{Name: batch[i].Path, Data: o.Body}) {
-					return
-				}
-			}
-		}
-	}
-	findings, err := opts.Scanner.Scan(ctx, iter.Seq[secrets.Item](items))
-	if err == nil {
-		err = readErr
-	}
+	findings, err := p.scan(ctx, blobs, opts.Scanner)
 	if err != nil {
 		return nil, fault.Wrap(err, fault.FailedIO, "the secret scan of what the push would publish failed").
 			WithHint("nothing was pushed; a push publishes nothing it could not scan")
