@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 		"git-checkpoint": func() { os.Exit(cli.Checkpoint(os.Args[1:], cli.System())) },
 		"git-rewind":     func() { os.Exit(cli.Rewind(os.Args[1:], cli.System())) },
 		cli.MCPServer:    func() { os.Exit(cli.MCP(os.Args[1:], cli.System(), mcp.Run)) },
-		secrets.Helper:   func() { os.Exit(secrets.Main(os.Stdin, os.Stdout, os.Stderr, leaks.Detectors)) },
+		secrets.Helper:   func() { os.Exit(secrets.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, leaks.Full())) },
 	})
 }
 

@@ -10,4 +10,4 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/secrets/leaks"
 )
 
-func main() { os.Exit(secrets.Main(os.Stdin, os.Stdout, os.Stderr, leaks.Detectors)) }
+func main() { os.Exit(secrets.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, leaks.Full())) }

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"context"
-	"iter"
 	"maps"
 	"path"
 	"slices"
@@ -49,14 +48,14 @@ type Screen struct {
 	Withheld map[int][]string
 }
 
-// scanBatch is how many contents are read from git at a time: a first
-// push of a large tree never holds them all.
-const scanBatch = 512
-
 // screen scans the files of the published checkpoints (their trees and
 // raw overlays) that nothing the remote holds (listed, as far as this
 // repository has those commits) already has, and decides which paths
-// are withheld, allowed or blocking.
+// are withheld, allowed or blocking. The person's own commits (the HEAD
+// each checkpoint was taken on, and its history) are theirs, published
+// as a plain git push of their branch would: what a checkpoint push adds
+// to that, and scans, is what only checkpoints hold, the untracked files
+// and the edits not committed.
 func (p *Pusher) screen(ctx context.Context, published []*store.Record, listed []git.Ref, opts PushOptions) (*Screen, error) {
 	sc := &Screen{Withheld: map[int][]string{}}
 	if len(published) == 0 {
@@ -65,21 +64,25 @@ func (p *Pusher) screen(ctx context.Context, published []*store.Record, listed [
 	if opts.Scanner == nil {
 		return nil, fault.New(fault.NotFoundCommand, "no secret scanner: a push scans what it publishes first")
 	}
-	var not []string
-	if len(listed) > 0 {
-		var oids []string
-		for _, r := range listed {
-			oids = append(oids, r.OID)
+	var not, held []string
+	for _, r := range listed {
+		held = append(held, r.OID)
+	}
+	for _, r := range published {
+		if r.Head != "" {
+			held = append(held, r.Head)
 		}
-		slices.Sort(oids)
-		oids = slices.Compact(oids)
-		have, err := p.Git.CatFileCheck(ctx, oids)
+	}
+	if len(held) > 0 {
+		slices.Sort(held)
+		held = slices.Compact(held)
+		have, err := p.Git.CatFileCheck(ctx, held)
 		if err != nil {
 			return nil, err
 		}
 		for i, o := range have {
 			if o.Type == "commit" {
-				not = append(not, oids[i])
+				not = append(not, held[i])
 			}
 		}
 	}
@@ -113,30 +116,7 @@ func (p *Pusher) screen(ctx context.Context, published []*store.Record, listed [
 		}
 	}
 	sc.Files = len(blobs)
-	var readErr error
-	items := func(yield func(secrets.Item) bool) {
-		for start := 0; start < len(blobs); start += scanBatch {
-			batch := blobs[start:min(start+scanBatch, len(blobs))]
-			var reqs []string
-			for _, b := range batch {
-				reqs = append(reqs, b.OID)
-			}
-			got, err := p.Git.CatFile(ctx, reqs)
-			if err != nil {
-				readErr = err
-				return
-			}
-			for i, o := range got {
-				if !yield(secrets.Item{Name: batch[i].Path, Data: o.Body}) {
-					return
-				}
-			}
-		}
-	}
-	findings, err := opts.Scanner.Scan(ctx, iter.Seq[secrets.Item](items))
-	if err == nil {
-		err = readErr
-	}
+	findings, err := p.scan(ctx, blobs, opts.Scanner)
 	if err != nil {
 		return nil, fault.Wrap(err, fault.FailedIO, "the secret scan of what the push would publish failed").
 			WithHint("nothing was pushed; a push publishes nothing it could not scan")

@@ -154,11 +154,41 @@ func Serve(in io.Reader, out io.Writer, l Local) error {
 	return err
 }
 
-// Main is the helper program's main: it serves with this package's own
-// rules and the detectors made by more (the full detector), and says
-// what failed on stderr.
-func Main(in io.Reader, out, stderr io.Writer, more func() ([]Detector, error)) int {
-	ds, err := more()
+// OwnRules is the version of Own's rules. Bump it with any change to
+// what they find: what a scan found in a blob is remembered under the
+// version of the rules that found it (Full.Rules), and a change that
+// keeps the number would let a push trust what older rules called clean.
+const OwnRules = 1
+
+// RulesFlag asks the helper for the version of its rules instead of a
+// scan: one line, empty when it cannot tell (then nothing it finds is
+// remembered).
+const RulesFlag = "--rules"
+
+// Full is the full detector the helper adds to Own: how to make it, and
+// the version of its rules ("" when unknown).
+type Full struct {
+	Detectors func() ([]Detector, error)
+	Rules     func() string
+}
+
+// Main is the helper program's main: with RulesFlag it prints the version
+// of its rules; else it serves with this package's own rules and the
+// full detector, and says what failed on stderr.
+func Main(args []string, in io.Reader, out, stderr io.Writer, full Full) int {
+	if len(args) == 1 && args[0] == RulesFlag {
+		v := ""
+		if r := full.Rules(); r != "" {
+			v = fmt.Sprintf("own %d, %s", OwnRules, r)
+		}
+		fmt.Fprintln(out, v)
+		return 0
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "%s: error: unknown arguments %q: it reads what to scan on its standard input\n", Helper, args)
+		return 2
+	}
+	ds, err := full.Detectors()
 	if err == nil {
 		err = Serve(in, out, Local{Detectors: append([]Detector{Own{}}, ds...)})
 	}
@@ -167,4 +197,16 @@ func Main(in io.Reader, out, stderr io.Writer, more func() ([]Detector, error)) 
 		return 1
 	}
 	return 0
+}
+
+// Rules runs the helper with RulesFlag: the version of its rules, "" when
+// it cannot tell (an older helper, which knows no flags, scans its empty
+// input and says nothing).
+func (p Program) Rules(ctx context.Context) (string, error) {
+	cmd := exec.CommandContext(ctx, p.Path, RulesFlag)
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", p.Path, RulesFlag, err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }

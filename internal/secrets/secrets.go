@@ -57,6 +57,13 @@ type Scanner interface {
 	Scan(ctx context.Context, items iter.Seq[Item]) ([]Finding, error)
 }
 
+// Versioned is a Scanner that names the version of its rules, so that
+// what it found in a blob can be remembered for the next scan under the
+// same rules; "" says it cannot tell, and nothing is remembered.
+type Versioned interface {
+	Rules(ctx context.Context) (string, error)
+}
+
 // Local is a Scanner that runs its detectors in this process.
 type Local struct{ Detectors []Detector }
 

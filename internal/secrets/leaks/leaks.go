@@ -26,6 +26,18 @@ func New() (*Gitleaks, error) {
 	return &Gitleaks{d: d}, nil
 }
 
+// Full is the helper's full detector (see secrets.Full).
+func Full() secrets.Full { return secrets.Full{Detectors: Detectors, Rules: Rules} }
+
+// Rules is the version of gitleaks's rules: its default configuration,
+// which comes with the module, so the module's version.
+func Rules() string { return "gitleaks " + Version }
+
+// Version is the version of the gitleaks module this program links, as
+// go.mod requires it (TestVersion checks): a constant, since a test binary
+// carries no build information about its modules.
+const Version = "v8.30.1"
+
 // Detectors is the helper's list: gitleaks alone (secrets.Main adds the
 // package's own rules).
 func Detectors() ([]secrets.Detector, error) {
