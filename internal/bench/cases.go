@@ -37,8 +37,7 @@ type bed struct {
 	// writes. A fixture outlives its runs, and so do the loose objects a
 	// run wrote: content seen in an earlier run is hashed but not written
 	// again, which spared a capture the compression and the object files
-	// an agent's new edits cost (about 100 ms for 100 files at 100,000
-	// files in docs/speed.md's runs).
+	// an agent's new edits cost.
 	run string
 }
 

@@ -273,13 +273,12 @@ func (f *fixture) reset() error {
 
 // The packs of a built fixture are its baseline: every capture writes a
 // pack, and earlier runs' packs, which nothing reaches once reset drops
-// their refs, made every object lookup of a later run search more of
-// them (113 packs in a 100,000-file fixture after a few runs; a rewind
-// of 10,000 files about 5 ms slower). keepPacks marks the baseline with a
-// .keep file each, so that no capture's repack rolls one up, and reset
-// removes every pack without one (dropPacks). A fixture with no .keep
-// (built before the baseline existed) is packed once (gc), and that is
-// its baseline.
+// their refs, made every object lookup of a later run search more of them
+// (113 packs in a 100,000-file fixture after a few runs, and a rewind
+// measurably slower). keepPacks marks the baseline with a .keep file each,
+// so that no capture's repack rolls one up, and reset removes every pack
+// without one (dropPacks). A fixture with no .keep (built before the
+// baseline existed) is packed once (gc), and that is its baseline.
 
 // packDir is the fixture's pack directory.
 func (f *fixture) packDir() string { return filepath.Join(f.dir, ".git", "objects", "pack") }
@@ -339,9 +338,8 @@ func (f *fixture) dropPacks() error {
 // fanOut makes the 256 directories git keeps loose objects in, which gc
 // and prune remove when they empty them. A repository in use has them: in
 // one just packed, each of a session's first objects that falls in a
-// missing one makes it (about 0.5 ms each in docs/speed.md's runs), so a
-// run after a prune would time that once-per-repository cost in its first
-// rounds.
+// missing one makes it, so a run after a prune would time that
+// once-per-repository cost in its first rounds.
 func (f *fixture) fanOut() error {
 	for i := range 256 {
 		if err := os.MkdirAll(filepath.Join(f.dir, ".git", "objects", fmt.Sprintf("%02x", i)), 0o755); err != nil {

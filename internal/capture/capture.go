@@ -295,15 +295,14 @@ type entry struct {
 // private index, the untracked files are those never captured.
 //
 // The tracked half is what `status --untracked-files=no` reports of the
-// work tree, without its comparison of the private index with HEAD,
-// which a capture never reads (about a tenth of a scan at 100,000 files:
-// docs/speed.md, "The scan's tracked half"). It is the porcelain `git
-// diff`, not diff-files, because only the porcelain does what status does
-// with a file whose stat data changed and whose content did not
-// (diff.autoRefreshIndex): it compares the content, leaves the file out,
-// and writes the refreshed stat data to the private index, where
-// diff-files would list it as changed at every scan. The options keep
-// the user's diff configuration out of it: no renames, paths from the
+// work tree, without its comparison of the private index with HEAD, which
+// a capture never reads (docs/speed.md, "The scan's tracked half"). It is
+// the porcelain `git diff`, not diff-files, because only the porcelain
+// does what status does with a file whose stat data changed and whose
+// content did not (diff.autoRefreshIndex): it compares the content, leaves
+// the file out, and writes the refreshed stat data to the private index,
+// where diff-files would list it as changed at every scan. The options
+// keep the user's diff configuration out of it: no renames, paths from the
 // top (diff.relative), no external or textconv driver.
 // --ignore-submodules=dirty still reports a submodule whose commit moved,
 // which is all a checkpoint records of it (a gitlink); "none" would also
@@ -320,9 +319,9 @@ type entry struct {
 // directory in ls-files, which has no cache.
 //
 // A small tree is scanned by one `git status --untracked-files=all` too:
-// below splitIndexSize the second process costs more than the overlap
-// saves (a process start and a read of the index, against halves of a
-// few milliseconds each), and on one core nothing overlaps.
+// below splitIndexSize the second process (a start and a second read of
+// the index) costs more than overlapping two short halves saves, and on
+// one core nothing overlaps.
 func (c *Capturer) status(ctx context.Context) ([]entry, []store.Skip, error) {
 	c.ignored, c.listed = nil, false
 	if c.Git.Fsmonitor != nil {
@@ -372,17 +371,17 @@ func (c *Capturer) status(ctx context.Context) ([]entry, []store.Skip, error) {
 }
 
 // splitIndexSize is the size of a private index (about 5,000 files) from
-// which the scan's two halves run as two processes. Measured on two
-// cores: one process is about 2 ms faster at 1,000 files, two are about
-// 2 ms faster at 10,000 (docs/speed.md, "No watcher beside the cases").
+// which the scan's two halves run as two processes. Measured on two cores,
+// one process is faster at 1,000 files and two are faster at 10,000
+// (docs/speed.md, "Tracked and untracked files scanned at once").
 const splitIndexSize = 512 << 10
 
 // splitScan reports whether the scan runs as two processes at once. A
 // capture that may leave a record for the stat check (recordStat: not a
 // rewind's) scans whole below statCheckIndexSize, since only `git status`
-// lists what is ignored; the split would save it about 2 ms at 10,000
-// files, where the record spares the next capture of an unchanged tree
-// its whole scan.
+// lists what is ignored; the split would save it little at 10,000 files,
+// where the record spares the next capture of an unchanged tree its whole
+// scan.
 func (c *Capturer) splitScan() bool {
 	if runtime.NumCPU() < 2 {
 		return false

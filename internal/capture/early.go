@@ -12,11 +12,10 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
-// Early is a capture's scan begun before the command knows its
-// repository: discovery and configuration take two git processes, and a
-// clean capture of 1,000 files spent 3.7 ms of its 9 before its scan
-// began, waiting for them, the lock and the journal (docs/speed.md, "A
-// scan begun early").
+// Early is a capture's scan begun before the command knows its repository:
+// discovery and configuration take two git processes, and a clean capture
+// of a small tree spent much of its time before its scan, waiting for
+// them, the lock and the journal (docs/speed.md, "A scan begun early").
 //
 // It is begun only where the guess of the repository cannot be wrong in
 // a way that matters: the first directory up from the command's with a
@@ -100,12 +99,11 @@ func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
 		return nil // a first capture seeds
 	}
 	// The state says whether the scan is the one a capture runs first
-	// (fitsEarly). Decoding it took a quarter of a millisecond before git
-	// could start: a state with neither a monitor's token nor a stat
-	// check's record (which the early question needs whole) is only
-	// glanced at for the two fingerprints that say whether a re-seed is
-	// due, and decoded by the capture. A key is never inside a JSON
-	// string, where every quote is escaped.
+	// (fitsEarly). Decoding it would delay git's start: a state with
+	// neither a monitor's token nor a stat check's record (which the early
+	// question needs whole) is only glanced at for the two fingerprints
+	// that say whether a re-seed is due, and decoded by the capture. A key
+	// is never inside a JSON string, where every quote is escaped.
 	state, glanced := glanceState(raw)
 	if !glanced || bytes.Contains(raw, []byte(`"monitor":`)) || bytes.Contains(raw, []byte(`"stat":`)) {
 		state = parseState(raw, &indexState{})

@@ -76,8 +76,8 @@ type indexState struct {
 
 	// read is the file this state was decoded from, while the file still
 	// holds it: a capture that changed nothing saves the same bytes, and
-	// saveState then writes nothing (a write and a rename are half a
-	// millisecond of a clean capture of a small tree).
+	// saveState then spares it a write and a rename (docs/speed.md, "The
+	// pack's index written here; a clean capture's state left as it is").
 	read []byte
 }
 

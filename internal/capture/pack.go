@@ -14,9 +14,9 @@ import (
 // session of per-tool checkpoints, each a few KiB of content, so took
 // 35 KiB of disk apiece until the repository's gc packed them. So every
 // checkpoint.packEvery-th checkpoint (by number) packs the loose objects
-// (git.PackLoose): about 40 ms for a few hundred objects, once in that many
-// captures. It deletes nothing that is not then in a pack, and never
-// prunes: it is not gc, which the tool never runs (DESIGN 2, invariant 8).
+// (git.PackLoose), two git processes once in that many captures. It
+// deletes nothing that is not then in a pack, and never prunes: it is not
+// gc, which the tool never runs (DESIGN 2, invariant 8).
 
 // maxLooseToPack is the most loose objects a capture packs. Past it, most
 // are not the checkpoints' (a large import, an unpacked clone), packing

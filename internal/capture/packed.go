@@ -14,10 +14,10 @@ import (
 
 // New objects in one pack. A capture of a hundred edited files stores a
 // hundred blobs and about as many trees; stored loose, each is a file of
-// its own (create, write, link, unlink: 0.3-1 ms apiece on a busy disk),
-// which made them most of a rewind of 100 files (docs/speed.md). When
-// there are blobs to store, or packMin trees or more, they go into one
-// pack instead (git.WritePack), blobs and trees together:
+// its own (create, write, link, unlink), which made them most of a rewind
+// of 100 files (docs/speed.md, "New objects in one pack"). When there are
+// blobs to store, or packMin trees or more, they go into one pack instead
+// (git.WritePack), blobs and trees together:
 //
 //   - Trees: splice.write computes them, so it packs their bodies.
 //   - Blobs: where git would store a file's bytes as they are (no
@@ -29,25 +29,24 @@ import (
 //     prehashOwn). Elsewhere update-index hashes them and stores them
 //     loose, as before.
 //
-// Content git holds already (a file put back as its base has it, the
-// files a rewind wrote, which its check after reads again) is not stored:
-// the blob of a file whose bytes are its base's is left out, and when the
-// new tree is one git holds (the rewind's target) nothing is written. A
-// tree put back as it was elsewhere is stored again beside the new ones;
-// asking git which exist (cat-file --batch-check) costs more than the pack
-// it would spare, since git reads its pack directory again for each object
-// it does not find (28 ms for the 156 new trees of a 100-file rewind at
-// 100,000 files, against 10 ms for their pack).
+// Content git holds already (a file put back as its base has it, the files
+// a rewind wrote, which its check after reads again) is not stored: the
+// blob of a file whose bytes are its base's is left out, and when the new
+// tree is one git holds (the rewind's target) nothing is written. A tree
+// put back as it was elsewhere is stored again beside the new ones; asking
+// git which exist (cat-file --batch-check) costs more than the pack it
+// would spare, since git reads its pack directory again for each object it
+// does not find (docs/speed.md, "Tried and left out").
 
 // packMin is the fewest new trees, with no blob, a capture stores in a
-// pack of their own (git.WritePack) rather than in one `git mktree`,
-// which writes them loose. With blobs the tool hashed, a pack is always
-// made, however few the objects: the one process that stores a one-file
-// edit's blob and trees, where update-index, ls-files and mktree were
-// three (about 25 ms of a per-tool capture on a machine where a git
-// process costs 8 ms, docs/speed.md). Every pack is one more that git may
-// open until checkpoint.packEvery (64) rolls the small ones up with the
-// loose objects (at least the commits are loose).
+// pack of their own (git.WritePack) rather than in one `git mktree`, which
+// writes them loose. With blobs the tool hashed, a pack is always made,
+// however few the objects: the one process that stores a one-file edit's
+// blob and trees, where update-index, ls-files and mktree were three, most
+// of a per-tool capture where process starts are dear (docs/speed.md,
+// "Every process counts"). Every pack is one more that git may open until
+// checkpoint.packEvery (64) rolls the small ones up with the loose objects
+// (at least the commits are loose).
 const packMin = 32
 
 // unique is objs without a second copy of any object (two directories
@@ -145,8 +144,8 @@ func readEntry(p string, fi fs.FileInfo) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("%s is no longer a regular file", p)
 	}
 	// Sized as the file is, as os.ReadFile does: io.ReadAll's buffer,
-	// grown from 512 bytes, cost a rewind's check of its 100 files 3 ms
-	// of CPU in copies and cleared memory.
+	// grown from 512 bytes, copies and clears memory at every doubling,
+	// which a rewind's check paid for every file.
 	var body bytes.Buffer
 	body.Grow(int(st.Size()) + bytes.MinRead) // room left to read EOF
 	_, err = body.ReadFrom(f)

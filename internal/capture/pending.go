@@ -48,13 +48,13 @@ func mayDefer(st *indexState, sel *selection, back []entry) bool {
 	return true
 }
 
-// deferUpdates brings the few changed paths a scan found into the
-// snapshot without updating the private index: their new entries are
-// written into copies of the private index's trees, as a partial capture
-// does. Updating the private index instead rewrites it whole twice
-// (update-index, then write-tree for its cache-tree): about 80 ms of CPU
-// each at 100,000 files, more than the rest of a capture of one changed
-// file.
+// deferUpdates brings the few changed paths a scan found into the snapshot
+// without updating the private index: their new entries are written into
+// copies of the private index's trees, as a partial capture does. Updating
+// the private index instead rewrites it whole twice (update-index, then
+// write-tree for its cache-tree), each costing more at 100,000 files than
+// the rest of a capture of one changed file (docs/speed.md, "A few changed
+// paths leave the private index as it is").
 //
 // The private index keeps the old entries, so the next scan reports these
 // paths again: each is then taken from the pending record when its stat

@@ -15,11 +15,11 @@ import (
 // blobs and trees the scan packs aside (git.Runner.WritePack) while the
 // rewind plans and stages (WriteAside). Its commit was then one more
 // process, commit-tree, started only once git had the trees, on the path
-// that every write to the tree waits for: 8-12 ms of a rewind of 100
-// files at 100,000 (docs/speed.md, "The rewind's commits made ahead").
-// A capturer given Seal makes that commit itself when the scan
-// knows its tree, as Commit would make it, and puts it in the same pack;
-// Commit then finds it made, and only its ref is left to create.
+// that every write to the tree waits for (docs/speed.md, "The rewind's
+// commits made ahead"). A capturer given Seal makes that commit itself
+// when the scan knows its tree, as Commit would make it, and puts it in
+// the same pack; Commit then finds it made, and only its ref is left to
+// create.
 //
 // What is sealed is a guess Commit checks, not a promise: Commit builds
 // the commit as always and takes the sealed one only when it is the same

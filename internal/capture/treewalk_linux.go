@@ -17,13 +17,12 @@ import (
 
 // treeWalk compares a working tree with the entries of an index, for the
 // stat check (statcheck.go): one directory at a time, each opened once,
-// its entries' files stat'ed through it and its names read with
-// getdents, on as many threads as there are cores. Most of a small
-// tree's check is system calls, and a file's name looked up in a
-// directory already open is the cheaper lookup. What it keeps of each
-// entry is small and allocated once (a fresh page of memory is a fault,
-// which costs tens of microseconds on some machines): its name and
-// offset in the index, whose stat data are read where they are.
+// its entries' files stat'ed through it and its names read with getdents,
+// on as many threads as there are cores. Most of a small tree's check is
+// system calls, and a file's name looked up in a directory already open is
+// the cheaper lookup. What it keeps of each entry is small and allocated
+// once (a fresh page of memory is a fault, dear on some machines): its
+// name and offset in the index, whose stat data are read where they are.
 type treeWalk struct {
 	top     string
 	index   []byte // the index, mapped

@@ -36,11 +36,11 @@ type checkpointCLI struct {
 
 // captureCLI is the part of the grammar that agents' hooks and turn
 // boundaries call, several times a tool call: a capture and a hook.
-// Checkpoint parses with it alone first, since building the parser of the
-// whole grammar costs about 1 ms (kong reads every tag of every command),
-// and falls back to the whole grammar for anything it does not parse or
-// that asks for help or the version: errors, help and every other command
-// come from the one grammar people see.
+// Checkpoint parses with it alone first, since building the whole
+// grammar's parser is dear (kong reads every tag of every command;
+// docs/speed.md, "Small trees"), and falls back to the whole grammar for
+// anything it does not parse or that asks for help or the version: errors,
+// help and every other command come from the one grammar people see.
 type captureCLI struct {
 	Globals
 	Create createCmd `cmd:"" default:"withargs" help:"Take a checkpoint now (the default command)."`
@@ -71,10 +71,10 @@ func Checkpoint(args []string, sys *IO) int {
 // turn boundaries and agents' hooks run, several times a turn, when they
 // carry no option: an empty line (create) and `hook AGENT [ARG...]`, with
 // the options the grammar fills for them. They run without a parser:
-// building even captureCLI's costs about 1 ms of CPU, spent before the
-// scan can begin, a tenth of a clean capture at 1,000 files
-// (docs/speed.md). ok is false for any other line, which the parser
-// reads. TestPlainLinesAreTheGrammars checks them against the grammar.
+// building even captureCLI's costs CPU spent before the scan can begin
+// (docs/speed.md, "The command lines of turn boundaries and hooks, without
+// a parser"). ok is false for any other line, which the parser reads.
+// TestPlainLinesAreTheGrammars checks them against the grammar.
 func plainLine(args []string) (g *Globals, cmd runner, ok bool) {
 	line := &captureCLI{Globals: Globals{Color: "auto"}}
 	switch {

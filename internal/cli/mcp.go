@@ -14,7 +14,7 @@ import (
 // MCPServer is the program that serves the Model Context Protocol.
 // `git checkpoint mcp` runs it in its own place: the server and the SDK it
 // is built on (with net/http, TLS and a JSON schema library) made every
-// start of git-checkpoint slower, a third of a hook with nothing to do
+// start of git-checkpoint slower, a large part of a hook with nothing to do
 // (docs/speed.md, "Every process counts"), as git keeps its HTTP transport
 // in git-remote-https for the same reason.
 const MCPServer = program.MCPServer

@@ -59,12 +59,12 @@ type Staged struct {
 //
 // The deletion is left to a process of its own (removeDetached), which
 // outlives the command: freeing a file's blocks can wait on the disk (a
-// file system mounted with discard trims them in the unlink, about 130 us
-// a file here), and a rewind of 100 files waited 11-13 ms for it after
-// its last write (docs/speed.md, "Old files removed by a process of their
-// own; the early scan started first"). The directory is first renamed done-*, so that the next rewind
-// and doctor tell it from a killed rewind's (StaleStaging). Where that
-// process cannot be started, the deletion is made here.
+// file system mounted with discard trims them in the unlink), and a rewind
+// waited for it after its last write (docs/speed.md, "Old files removed by
+// a process of their own; the early scan started first"). The directory is
+// first renamed done-*, so that the next rewind and doctor tell it from a
+// killed rewind's (StaleStaging). Where that process cannot be started,
+// the deletion is made here.
 func (s *Staged) Remove() {
 	if s == nil || s.removed {
 		return
@@ -342,10 +342,10 @@ func (a *Applier) inWay(err error, path string) bool {
 // any of them (flatStaging): a checkout of each then depends on its
 // content, its mode and git's configuration alone, not on its path, and
 // checkout-index makes no directories. With 100 files in 100 directories
-// it made about 250, which took 50 ms against 11 ms flat at 100,000
-// files (docs/speed.md, "No watcher beside the cases"). Otherwise each
-// file waits under its own path, stage/files/<path>, where git finds the
-// attributes that apply to it.
+// it made about 250, which cost several times the flat staging
+// (docs/speed.md, "No watcher beside the cases, flat staging, fixed
+// costs"). Otherwise each file waits under its own path,
+// stage/files/<path>, where git finds the attributes that apply to it.
 func (a *Applier) stage(ctx context.Context, stage string, writes []File) (map[string]string, error) {
 	if len(writes) == 0 {
 		return nil, nil
@@ -443,9 +443,8 @@ func (a *Applier) stageCheckout(ctx context.Context, stage string, writes []File
 // stageBlobs writes the files flat from their blobs, in one cat-file
 // (git.CheckoutBlobs), when a checkout of each is its blob's bytes
 // (Plain). The temporary index and checkout-index were two git processes
-// and check-attr a third: staging 100 files took 29-37 ms in the first
-// two alone, against 22-25 ms in one cat-file (docs/speed.md, "Every
-// process counts").
+// and check-attr a third: staging 100 files cost more in the first two
+// alone than in one cat-file (docs/speed.md, "Every process counts").
 func (a *Applier) stageBlobs(ctx context.Context, stage string, writes []File) (map[string]string, error) {
 	dir := filepath.Join(stage, "blobs")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -476,12 +475,12 @@ func writesAttributes(writes []File) bool {
 }
 
 // flatStaging reports whether files can be staged under names other than
-// their paths: when git says no attribute applies to any of them, and
-// none is a .gitattributes file (checkout-index would read that one from
-// its temporary index and apply it to the others). git is asked with the
+// their paths: when git says no attribute applies to any of them, and none
+// is a .gitattributes file (checkout-index would read that one from its
+// temporary index and apply it to the others). git is asked with the
 // temporary index checkout-index will read, not yet written, so it reads
 // the attribute files checkout-index will, and not the real index, whose
-// reading took 15 ms at 100,000 files.
+// reading grows with the repository.
 func (a *Applier) flatStaging(ctx context.Context, index string, writes []File) (bool, error) {
 	if writesAttributes(writes) {
 		return false, nil
@@ -511,13 +510,13 @@ func removeEmptyDir(t *tree, rel string) {
 // then exchanged with the staged one (exchange) rather than renamed over,
 // so that it comes out whole, at the staged file's name, where the caller
 // checks that it is what the plan found (keepWritten). The path holds the
-// old file or the new one at every moment all the same, and the old
-// file's blocks are freed with the staging directory, off the path every
-// file waits for, where renaming over it freed them in the rename (about
-// 150 us a file here: docs/speed.md, "Old files leave with the staging
-// directory"), and after the rewind has returned (Staged.Remove). A path
-// found empty is never renamed over (renameNoReplace): a file made there
-// since is exchanged in its turn.
+// old file or the new one at every moment all the same, and the old file's
+// blocks are freed with the staging directory, off the path every file
+// waits for, where renaming over it freed them in the rename
+// (docs/speed.md, "Old files leave with the staging directory"), and after
+// the rewind has returned (Staged.Remove). A path found empty is never
+// renamed over (renameNoReplace): a file made there since is exchanged in
+// its turn.
 // A directory in its place that holds nothing but empty directories (git
 // sees none of them, so no checkpoint holds them) is removed first; one
 // that holds anything else fails the rename. A directory the tree held

@@ -58,21 +58,21 @@ type Rebuilt struct {
 // Journal is the parsed journal of one working tree.
 //
 // A hook reads the journal on every tool call, and it grows by a line per
-// call: decoding every line as JSON costs about 30 µs, a third of a second
-// at 10,000 lines. So a line is decoded only when something needs its
-// event. Reading checks every line's place in the chain from its bytes
-// alone (the hash, and the prev field at its end) and notes the few fields
-// a hook needs (type, number, turn, session, reuse) by a cheap look at the
-// bytes; the newest lines are decoded at once. A journal that is not
-// perfectly whole is decoded entirely, as before, so that every problem
-// is reported as it always was (see ParseJournal).
+// call: decoding every line as JSON would soon cost a hook more than its
+// scan (docs/speed.md, "Where the time goes"). So a line is decoded only
+// when something needs its event. Reading checks every line's place in the
+// chain from its bytes alone (the hash, and the prev field at its end) and
+// notes the few fields a hook needs (type, number, turn, session, reuse)
+// by a cheap look at the bytes; the newest lines are decoded at once. A
+// journal that is not perfectly whole is decoded entirely, as before, so
+// that every problem is reported as it always was (see ParseJournal).
 //
-// Even that look cost a hook 1.6 µs a line, 2 ms at 800 lines, so a
-// journal with a summary (summary.go) is read from it: only the lines
-// after the summary are looked at, and what a hook asks (the newest
-// checkpoint, the highest number and turn, a session's turn) is answered
-// from them and the summary. A question about every line (Event, All,
-// Records, Problems, ...) first reads the older lines too (whole).
+// Even that look grows with every line, so a journal with a summary
+// (summary.go) is read from it: only the lines after the summary are
+// looked at, and what a hook asks (the newest checkpoint, the highest
+// number and turn, a session's turn) is answered from them and the
+// summary. A question about every line (Event, All, Records, Problems,
+// ...) first reads the older lines too (whole).
 type Journal struct {
 	// problems lists what did not parse or did not chain, one line each,
 	// among the lines read so far (see Problems).
@@ -128,6 +128,6 @@ type line struct {
 // decodedTail is how many of the newest lines are decoded when the
 // journal is read: the last, the only line no later line's chain covers
 // (see ParseJournal). Every other line is decoded when it is asked for:
-// decoding a line costs about 10 us, and decoding 64 on every read took
-// 0.6 ms of each hook's 7 (docs/speed.md, "A scan begun early").
+// decoding even the newest 64 on every read was a noticeable part of a
+// hook's time before its scan (docs/speed.md, "A scan begun early").
 const decodedTail = 1

@@ -128,7 +128,7 @@ func (j *Journal) MaxTurn() int {
 
 // HasTurns reports whether any checkpoint record (reuse records too)
 // belongs to a turn, from what a look at each line found: decoding every
-// line to ask cost a rewind 4 ms of CPU beside its plan at 300 lines.
+// line to ask would make a rewind's cost grow with its journal.
 func (j *Journal) HasTurns() bool {
 	j.whole()
 	for _, l := range j.lines {
@@ -141,8 +141,8 @@ func (j *Journal) HasTurns() bool {
 
 // AnyAgent reports whether any checkpoint record (reuse records too) was
 // taken for an agent for which is returns true, from what a look at each
-// line found: decoding every line to ask cost each rewind 15 ms at 10,000
-// files, after the benchmark's other cases (traced).
+// line found: decoding every line to ask made each rewind's cost grow with
+// its journal (docs/speed.md, "A rewind decodes only the lines it reads").
 func (j *Journal) AnyAgent(is func(agent string) bool) bool {
 	j.whole()
 	for _, l := range j.lines {
@@ -260,8 +260,8 @@ func (j *Journal) prunedIDs() iter.Seq[string] {
 // the order they were written. What a look at each line found, its
 // turn, needs no decoding, and Get decodes a record when it is first
 // asked for: a rewind's classification reads every record's turn but
-// only the records since its target, where decoding every line cost it
-// 10 ms at 350 lines.
+// only the records since its target, where decoding every line made its
+// cost grow with the journal.
 type Records struct {
 	j  *Journal
 	at []int // each record's line

@@ -85,17 +85,17 @@ func flushJournal(path string, j *Journal) error {
 	return nil
 }
 
-// writeHead records the journal's last line in its head file, "N HASH"
-// and a newline, padded with spaces to headSize bytes. It overwrites the
-// file in place: a new file renamed over it cost every capture 0.8-1.1 ms
-// (traced at 1,000 files), for an inode made and the old one freed with
-// its block, which a file system mounted with discard tells the disk at
-// once. headSize bytes at the start of the file lie in one disk sector,
-// which a disk writes whole or not at all (PostgreSQL keeps pg_control
-// under 512 bytes for the same reason), so a power loss leaves the old
-// head or the new one, as the rename did. A reader without the lock may
-// see the new head before the line it names, as it could before: it
-// reads the journal again under the lock before repairing anything.
+// writeHead records the journal's last line in its head file, "N HASH" and
+// a newline, padded with spaces to headSize bytes, overwritten in place:
+// renaming a new file over it cost every capture an inode made and one
+// freed, which a file system mounted with discard tells the disk at once
+// (docs/speed.md, "A rewind decodes only the lines it reads; the head
+// written in place"). headSize bytes at the start of the file lie in one
+// disk sector, which a disk writes whole or not at all (PostgreSQL keeps
+// pg_control under 512 bytes for the same reason), so a power loss leaves
+// the old head or the new one, as the rename did. A reader without the
+// lock may see the new head before the line it names, as it could before:
+// it reads the journal again under the lock before repairing anything.
 func writeHead(path string, j *Journal) error {
 	b := fmt.Appendf(nil, "%d %s\n", j.lineCount(), j.last)
 	if len(b) < headSize {

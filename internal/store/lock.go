@@ -80,12 +80,12 @@ func (s *Store) held(fl *flock.Flock) func() {
 }
 
 // wait takes fl, blocking in the kernel rather than polling: parallel
-// hooks queue on this lock, each holding it for a few milliseconds, and a
-// waiter that polled every 20 ms lost half that interval at every turn of
-// the queue (ten hooks took 1.4x a git status instead of the one the
-// design allows). A waiter the kernel wakes takes the lock the moment it
-// is free. When ctx ends first, the blocked call is left to finish on its
-// own and gives the lock straight back.
+// hooks queue on this lock, each holding it briefly, and a waiter that
+// polled lost half its interval at every turn of the queue, so that ten
+// hooks took far more than the one git status the design allows. A waiter
+// the kernel wakes takes the lock the moment it is free. When ctx ends
+// first, the blocked call is left to finish on its own and gives the lock
+// straight back.
 func wait(ctx context.Context, fl *flock.Flock) (bool, error) {
 	if ok, err := fl.TryLock(); ok || err != nil {
 		return ok, err

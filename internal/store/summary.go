@@ -12,27 +12,27 @@ import (
 
 // A hook asks the journal four things: the newest checkpoint, the highest
 // checkpoint number and turn, and the turn its session is in. Looking at
-// every line to answer them cost 1.6 µs a line, 2 ms of each hook at 800
-// lines, and a journal grows by a line a tool call. So every summaryEvery
-// lines a writer notes the answers for the lines so far in a summary file
-// beside the journal, with where those lines end and the last one's hash;
-// a reader answers from the summary and the lines after it.
+// every line for them costs more as the journal grows by a line a tool
+// call (docs/speed.md, "A hook reads the journal from its summary"). So
+// every summaryEvery lines a writer notes the answers so far in a summary
+// file beside the journal, with where those lines end and the last one's
+// hash; a reader answers from the summary and the lines after it.
 //
 // The summary is a cache, never the record. It is believed only while the
 // bytes it stands for are the bytes it summed up: their CRC-32, which
-// costs 40 µs for 500 KB where looking at each line costs 2 ms, and the
-// hash of the last line, which the next line names. An edit anywhere in
-// them is still found by the next command, which reads the journal whole
-// and reports the edit as it always did. A summary that does not check
-// (torn, stale, of a journal since compacted or rebuilt) is ignored: the
-// journal is read whole, as it is without one.
+// costs a small part of looking at each line, and the hash of the last
+// line, which the next line names. An edit anywhere in them is still
+// found by the next command, which reads the journal whole and reports
+// the edit as it always did. A summary that does not check (torn, stale,
+// of a journal since compacted or rebuilt) is ignored: the journal is
+// read whole, as it is without one.
 
 // summarySuffix names the summary file beside the journal.
 const summarySuffix = ".summary"
 
 // summaryEvery is how many lines a writer lets follow the summary before
 // it writes a new one: at most that many lines are looked at by a hook,
-// about 0.1 ms, and the summary is written once every that many lines.
+// and the summary is written once every that many lines.
 const summaryEvery = 64
 
 // summarySessions is how many sessions a summary names the turn of, the
@@ -62,9 +62,9 @@ type summary struct {
 // the summary is missing or does not check, or the lines after it do not
 // read whole or disagree with the head file: the journal is then read
 // whole. Only the file from the summary's last line on is kept in memory;
-// the bytes before it go through the checksum a piece at a time, for a
-// journal read whole into memory took a hook 0.6 ms at 550 KB (faulting
-// in and filling the buffer), ten times what checking them costs.
+// the bytes before it go through the checksum a piece at a time, for
+// reading them whole into memory (faulting in and filling the buffer)
+// costs a hook several times what checking them does.
 func readSummarized(path string, head []byte) *Journal {
 	b, err := os.ReadFile(path + summarySuffix)
 	if err != nil {
@@ -117,9 +117,9 @@ func readLastLine(path string, start, end int64, hash string) (crc uint32, tail 
 }
 
 // newChecksum starts the summary's checksum, the CRC-32 IEEE's: the
-// processor computes it (PCLMULQDQ) with nothing to prepare, where the
-// Castagnoli polynomial's tables took a hook 0.15 ms to build before its
-// first byte.
+// processor computes it (PCLMULQDQ) with nothing to prepare, where every
+// hook would build the Castagnoli polynomial's tables before its first
+// byte.
 func newChecksum() hash.Hash32 { return crc32.NewIEEE() }
 
 // checksum is the summary's checksum of data.
