@@ -62,7 +62,7 @@ type Early struct {
 }
 
 // earlyStat is the stat check's answer for the record of a private index
-// (statRecord.Index): whether the tree is the one that record names.
+// (statcheck.Record.Index): whether the tree is the one that record names.
 type earlyStat struct {
 	index string
 	same  bool

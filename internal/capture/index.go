@@ -7,18 +7,17 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/statcheck"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -72,7 +71,7 @@ type indexState struct {
 	Monitor *monitorState `json:"monitor,omitempty"`
 	// Stat is what the last whole scan without a monitor left for the
 	// next capture's stat check (statcheck.go).
-	Stat *statRecord `json:"stat,omitempty"`
+	Stat *statcheck.Record `json:"stat,omitempty"`
 
 	// read is the file this state was decoded from, while the file still
 	// holds it: a capture that changed nothing saves the same bytes, and
@@ -104,13 +103,7 @@ func fingerprint(path string) string {
 }
 
 // fingerprintOf is fingerprint of a file already stat'ed.
-func fingerprintOf(fi os.FileInfo) string {
-	ino := uint64(0)
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		ino = st.Ino
-	}
-	return fmt.Sprintf("%d-%d-%d", fi.Size(), fi.ModTime().UnixNano(), ino)
-}
+func fingerprintOf(fi os.FileInfo) string { return statcheck.Fingerprint(fi) }
 
 // PrivateIndex is the capture's own index (the store's).
 func (c *Capturer) PrivateIndex() string { return c.Store.PrivateIndex() }

@@ -2,13 +2,13 @@ package capture
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/statcheck"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -201,22 +201,15 @@ func unchanged(old pendingEntry, it *named) bool {
 	return old.differs(it.present, key) == ""
 }
 
-// differs says how a file is not as its pending record has it, or "":
-// present says whether it is on disk, key is its statKey when it is.
-// Stat data taken too close to a write tell no change (trustedStat), so
-// such a record never vouches for the file.
+// expected is the record as the stat check compares a file with it.
+func (p pendingEntry) expected() statcheck.Pending {
+	return statcheck.Pending{Absent: p.Mode == "", Stat: p.Stat}
+}
+
+// differs says how a file is not as its pending record has it, or ""
+// (statcheck.Pending.Differs).
 func (p pendingEntry) differs(present bool, key string) string {
-	switch {
-	case !present && p.Mode == "":
-		return ""
-	case !present || p.Mode == "":
-		return "changed"
-	case p.Stat == "":
-		return "was taken too soon after a write to tell a change by its stat data"
-	case p.Stat != key:
-		return "changed"
-	}
-	return ""
+	return p.expected().Differs(present, key)
 }
 
 // statKey is the stat data that change when a file is written: size,
@@ -226,13 +219,8 @@ func statKey(fi fs.FileInfo) string {
 	if !ok {
 		return ""
 	}
-	mtim, ctim := statTimes(st)
-	return statKeyOf(int64(st.Size), mtim, ctim, uint64(st.Ino), int64(st.Dev), uint32(st.Mode))
-}
-
-// statKeyOf is statKey of the fields of a stat.
-func statKeyOf(size int64, mtim, ctim syscall.Timespec, ino uint64, dev int64, mode uint32) string {
-	return fmt.Sprintf("%d:%d.%d:%d.%d:%d:%d:%o", size, mtim.Sec, mtim.Nsec, ctim.Sec, ctim.Nsec, ino, dev, mode)
+	mtim, ctim := statcheck.Times(st)
+	return statcheck.KeyOf(int64(st.Size), mtim, ctim, uint64(st.Ino), int64(st.Dev), uint32(st.Mode))
 }
 
 // trustedStat returns fi's statKey when a write after the file was hashed
@@ -246,7 +234,7 @@ func trustedStat(fi fs.FileInfo, hashed time.Time) string {
 	if !ok {
 		return ""
 	}
-	mtim, ctim := statTimes(st)
+	mtim, ctim := statcheck.Times(st)
 	latest := time.Unix(mtim.Sec, mtim.Nsec)
 	if ct := time.Unix(ctim.Sec, ctim.Nsec); ct.After(latest) {
 		latest = ct

@@ -1,4 +1,4 @@
-package capture
+package statcheck
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ type treeWalk struct {
 type slot struct {
 	name []byte
 	off  int32
-	pend *pendingEntry
+	pend *Pending
 }
 
 // dirEntries are the files expected in one directory, as slots' numbers.
@@ -59,9 +59,9 @@ func (w *treeWalk) differs(s *slot, st *unix.Stat_t, err error) string {
 	case s.pend != nil && (err == nil || err == unix.ENOENT):
 		key := ""
 		if err == nil {
-			key = statKeyOf(st.Size, syscall.Timespec(st.Mtim), syscall.Timespec(st.Ctim), st.Ino, int64(st.Dev), st.Mode)
+			key = KeyOf(st.Size, syscall.Timespec(st.Mtim), syscall.Timespec(st.Ctim), st.Ino, int64(st.Dev), st.Mode)
 		}
-		return s.pend.differs(err == nil, key)
+		return s.pend.Differs(err == nil, key)
 	case s.pend == nil && err == nil && sameStat(gitindex.StatAt(w.index, int(s.off)), st):
 		return ""
 	}
@@ -79,7 +79,7 @@ func (w *treeWalk) counted(g *dirEntries, ignored map[string]bool) int {
 	n := 0
 	for _, i := range g.slots {
 		s := &w.slots[i]
-		if s.pend != nil && s.pend.Mode == "" || ignored[string(s.name)] {
+		if s.pend != nil && s.pend.Absent || ignored[string(s.name)] {
 			continue
 		}
 		n++
@@ -134,7 +134,7 @@ func (w *treeWalk) group(dir string) *dirEntries {
 
 // addPending puts the paths a capture took without writing them into the
 // index in place of the index's entries, or beside them.
-func (w *treeWalk) addPending(pending map[string]pendingEntry) {
+func (w *treeWalk) addPending(pending map[string]Pending) {
 	for path, p := range pending {
 		dir, name := splitPath(path)
 		g := w.group(dir)

@@ -1,8 +1,9 @@
-package capture
+package statcheck
 
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/gitindex"
@@ -36,9 +37,13 @@ func TestWalkExpectedNameListedIgnored(t *testing.T) {
 			t.Fatal(err)
 		}
 		if pending {
-			w.addPending(map[string]pendingEntry{"app.log": {Mode: "100644", OID: "x", Stat: statKey(fi)}})
+			st := fi.Sys().(*syscall.Stat_t)
+			mtim, ctim := Times(st)
+			w.addPending(map[string]Pending{"app.log": {Stat: KeyOf(st.Size, mtim, ctim, st.Ino, int64(st.Dev), st.Mode)}})
 		}
-		write(t, filepath.Join(g, "notes.txt"), "new\n")
+		if err := os.WriteFile(filepath.Join(g, "notes.txt"), []byte("new\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		if why := w.run(); why != "a new name in the top directory" {
 			t.Errorf("pending %v: the walk says %q of a tree with a new file", pending, why)
 		}

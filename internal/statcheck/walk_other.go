@@ -1,6 +1,6 @@
 //go:build !linux
 
-package capture
+package statcheck
 
 import "github.com/git-checkpoint/git-checkpoint/internal/gitindex"
 
@@ -11,5 +11,5 @@ type treeWalk struct{}
 
 func newTreeWalk(string, []string, []byte) *treeWalk { return &treeWalk{} }
 func (*treeWalk) add(*gitindex.Entry)                {}
-func (*treeWalk) addPending(map[string]pendingEntry) {}
+func (*treeWalk) addPending(map[string]Pending)      {}
 func (*treeWalk) run() string                        { return "no walk here" }
