@@ -74,3 +74,11 @@ func QwenShell(command string) Call {
 	return Call{Name: "run_shell_command", Args: map[string]any{"command": command, "is_background": false,
 		"description": "scripted command " + strconv.Quote(command)}}
 }
+
+// QwenAgent is Qwen Code's agent call, which starts a general-purpose
+// subagent, in the background by default, with prompt. Put a key in
+// prompt and the subagent's steps under that key in Script.Sub.
+func QwenAgent(prompt string) Call {
+	return Call{Name: "agent", Args: map[string]any{"description": "scripted subtask", "prompt": prompt,
+		"subagent_type": "general-purpose"}}
+}
