@@ -8,7 +8,7 @@ import (
 
 // Agent is everything git-checkpoint knows of one agent. Each agent is one
 // value, in its own file (claude.go, codex.go, gemini.go, copilot.go,
-// opencode.go, aider.go), and the code that parses events, installs hooks
+// opencode.go, aider.go, qwen.go), and the code that parses events, installs hooks
 // and resumes conversations reads these fields instead of switching on names: supporting another
 // agent is adding a file and a line to registry.
 type Agent struct {
@@ -68,6 +68,11 @@ type HookEvent struct {
 	// Note says a pending note for the model goes out in the answer to
 	// this event (Event.NoteEvent).
 	Note bool
+	// Continued says the agent sends the event again, with an empty
+	// prompt, before each model request of a turn it already started
+	// (Qwen Code): only the one carrying a prompt takes the capture and
+	// the note.
+	Continued bool
 	// LastLine asks for the transcript's resume point (Event.LastLine);
 	// Reply says the payload names the turn's final reply (Event.Reply).
 	LastLine, Reply bool
@@ -75,7 +80,7 @@ type HookEvent struct {
 
 // registry is the agents, in the order help texts show them. It is the
 // only package-level state, and it never changes.
-var registry = []Agent{claude, codex, gemini, copilot, opencode, aider}
+var registry = []Agent{claude, codex, gemini, copilot, opencode, qwen, aider}
 
 // Lookup returns the agent called name.
 func Lookup(name string) (Agent, bool) {

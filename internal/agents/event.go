@@ -124,6 +124,11 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 			e = HookEvent{Name: e.Name}
 		}
 	}
+	if e.Continued && p.Prompt == "" && !truncated {
+		// A turn going on, not a person's prompt (Qwen Code's
+		// UserPromptSubmit before each model request).
+		e = HookEvent{Name: e.Name}
+	}
 	if e.Reason == store.ReasonTool {
 		toolEvent(ev, p)
 	} else {
@@ -247,6 +252,10 @@ func readOnlyTool(name string) bool {
 		// as calls of their own
 		"read", "grep", "list", "todowrite", "todoread", "webfetch", "websearch", "codesearch",
 		"question", "task",
+		// Qwen Code (its others are Gemini CLI's and OpenCode's names);
+		// agent starts a subagent, whose tools come as calls of their own
+		"agent", "todo_write", "ask_user_question", "enter_plan_mode", "exit_plan_mode",
+		"zoom_image", "tool_search", "list_agents", "read_mcp_resource",
 	}, name)
 }
 
@@ -308,7 +317,7 @@ func editTool(name string) bool {
 	return slices.Contains([]string{
 		"Write", "Edit", "MultiEdit", "NotebookEdit", // Claude Code, Copilot CLI (Write, Edit)
 		"write_file", "replace", // Gemini CLI
-		"write", "edit", // OpenCode
+		"write", "edit", // OpenCode; Qwen Code's edit names file_path
 	}, name)
 }
 

@@ -19,5 +19,8 @@ func TestAgents(t *testing.T) {
 	t.Run("copilot", func(t *testing.T) { copilotStory(t, tools) })
 	t.Run("copilot-subagent", func(t *testing.T) { copilotSubagentStory(t, tools) })
 	t.Run("opencode", func(t *testing.T) { opencodeStory(t, tools) })
+	t.Run("qwen", func(t *testing.T) { qwenStory(t, tools) })
+	t.Run("qwen-fork", func(t *testing.T) { qwenForkStory(t, tools) })
+	t.Run("qwen-mcp", func(t *testing.T) { mcpStory(t, tools, qwenMCPClient) })
 	t.Run("two-sessions", func(t *testing.T) { twoSessionsStory(t, tools) })
 }

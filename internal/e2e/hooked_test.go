@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,6 +26,10 @@ type hookedAgent struct {
 	writeTool, shellTool string
 	// afterTurnOne checks more after the first turn, or nil.
 	afterTurnOne func(f *fixture)
+	// settings, when set, is the agent's settings file in the tree,
+	// which holds settings of the person's own before install
+	// (settingsText): at the end, uninstall gives its bytes back.
+	settings, settingsText string
 }
 
 // hookedStory: two turns with a create and a shell command, a person's
@@ -36,6 +42,12 @@ func hookedStory(t *testing.T, tools string, a hookedAgent) {
 	f := newFixture(t, tools)
 
 	// install, as the README says
+	if a.settings != "" {
+		if err := os.MkdirAll(filepath.Dir(f.path(a.settings)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f.write(a.settings, a.settingsText)
+	}
 	res := f.exits(0, "git", "checkpoint", "install", a.name)
 	wantOutput(t, res, a.install, "")
 	before := f.manifest()
@@ -130,4 +142,12 @@ func hookedStory(t *testing.T, tools string, a hookedAgent) {
 		"turn_end t5 (reused)",
 	})
 	f.bareRewindUndoesLatestTurn("t5", true, afterKeep)
+
+	// uninstall: the person's settings, byte for byte
+	if a.settings != "" {
+		f.exits(0, "git", "checkpoint", "uninstall", a.name)
+		if got := f.read(a.settings); got != a.settingsText {
+			t.Errorf("%s after uninstall:\n%s\nwant, as before install:\n%s", a.settings, got, a.settingsText)
+		}
+	}
 }

@@ -25,6 +25,9 @@ type mcpClient struct {
 	// first, and offers matches the request that offers the tools.
 	discover *agenttest.Call
 	offers   string
+	// seed are files (path: content) written before the installs: the
+	// agent's settings as it writes them itself.
+	seed map[string]string
 }
 
 var (
@@ -39,7 +42,12 @@ var (
 	codexMCPClient = mcpClient{agent: "codex", prefix: "mcp__git-checkpoint__", server: agenttest.NewCodexServer,
 		run: agenttest.RunCodex, write: codexAddFile, config: codexConfigFile,
 		discover: &codexSearch, offers: `"tool_search_output".*"namespace","name":"mcp__git_checkpoint".*"name":"rewind_apply"`}
-	codexSearch = agenttest.CodexToolSearch("checkpoint rewind")
+	codexSearch   = agenttest.CodexToolSearch("checkpoint rewind")
+	qwenMCPClient = mcpClient{agent: "qwen", prefix: "mcp__git-checkpoint__", server: agenttest.NewChatServer,
+		run: agenttest.RunQwen, write: agenttest.QwenWriteFile, offers: `mcp__git-checkpoint__rewind_apply`,
+		// Qwen Code adds "$version" to a settings file that lacks it,
+		// which no rewind writes back (it holds the hooks).
+		seed: map[string]string{".qwen/settings.json": "{\n  \"$version\": 4\n}\n"}}
 )
 
 // steps are the steps of a turn calling the server's tools: after the
@@ -82,7 +90,8 @@ func (c mcpClient) call(tool string, args map[string]any) agenttest.Call {
 	return agenttest.Call{Name: c.prefix + tool, Args: args}
 }
 
-// mcpStory: a real agent (Claude Code 2.1, Gemini CLI 0.61, Codex 0.169) as the MCP
+// mcpStory: a real agent (Claude Code 2.1, Gemini CLI 0.61, Codex 0.169,
+// Qwen Code 0.24) as the MCP
 // client of `git checkpoint mcp`, registered by `git checkpoint install
 // AGENT --mcp` beside the hooks. The model lists the checkpoints, plans a
 // rewind to the one before its own edit and applies the plan: refused
@@ -91,6 +100,12 @@ func (c mcpClient) call(tool string, args map[string]any) agenttest.Call {
 // request, and the rewind is journaled as the model's.
 func mcpStory(t *testing.T, tools string, c mcpClient) {
 	f := newFixture(t, tools)
+	for name, content := range c.seed {
+		if err := os.MkdirAll(filepath.Dir(f.path(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f.write(name, content)
+	}
 	f.exits(0, "git", "checkpoint", "install", c.agent)
 	f.exits(0, "git", "checkpoint", "install", c.agent, "--mcp")
 	f.exits(0, "git", "checkpoint", "-m", "before the agent")
