@@ -247,6 +247,8 @@ func readOnlyTool(name string) bool {
 		// as calls of their own
 		"read", "grep", "list", "todowrite", "todoread", "webfetch", "websearch", "codesearch",
 		"question", "task",
+		// Pi (read and grep too)
+		"find", "ls",
 	}, name)
 }
 
@@ -255,8 +257,8 @@ type toolInput struct {
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
 	// Path is the file of Copilot CLI's Write and Edit (its create and
-	// edit tools); other tools' path, a directory searched, names no
-	// change.
+	// edit tools) and of Pi's write and edit; other tools' path, a
+	// directory searched, names no change.
 	Path    string `json:"path"`
 	Command string `json:"command"`
 	// OpenCode's write and edit.
@@ -308,7 +310,7 @@ func editTool(name string) bool {
 	return slices.Contains([]string{
 		"Write", "Edit", "MultiEdit", "NotebookEdit", // Claude Code, Copilot CLI (Write, Edit)
 		"write_file", "replace", // Gemini CLI
-		"write", "edit", // OpenCode
+		"write", "edit", // OpenCode, Pi
 	}, name)
 }
 

@@ -29,6 +29,7 @@ func TestSnippetsMatchInstall(t *testing.T) {
 			"gemini/settings.json":   filepath.Join(top, ".gemini", "settings.json"),
 			"copilot/settings.json":  filepath.Join(top, ".github", "copilot", "settings.local.json"),
 			"opencode/" + pluginName: filepath.Join(top, ".opencode", "plugins", pluginName),
+			"pi/" + piExtensionName:  filepath.Join(top, ".pi", "extensions", piExtensionName),
 			"aider/post-commit":      filepath.Join(hooks, "post-commit"),
 		}
 		for _, s := range snippets {

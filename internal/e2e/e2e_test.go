@@ -19,5 +19,6 @@ func TestAgents(t *testing.T) {
 	t.Run("copilot", func(t *testing.T) { copilotStory(t, tools) })
 	t.Run("copilot-subagent", func(t *testing.T) { copilotSubagentStory(t, tools) })
 	t.Run("opencode", func(t *testing.T) { opencodeStory(t, tools) })
+	t.Run("pi", func(t *testing.T) { piStory(t, tools) })
 	t.Run("two-sessions", func(t *testing.T) { twoSessionsStory(t, tools) })
 }
