@@ -27,7 +27,9 @@ program already there. Gemini CLI: .gemini/settings.json (user:
 .github/copilot/settings.local.json (project: .github/copilot/settings.json,
 user: ~/.copilot/settings.json). OpenCode: a plugin of its own,
 .opencode/plugins/git-checkpoint.js (user: ~/.config/opencode/plugins/); a
-file of that name that is not git-checkpoint's is refused. aider: a
+file of that name that is not git-checkpoint's is refused. Pi: an extension
+of its own, .pi/extensions/git-checkpoint.ts (user: ~/.pi/agent/extensions/),
+refused in the same way. aider: a
 post-commit hook in the hooks directory git uses (core.hooksPath respected),
 before an existing hook's own commands.
 
