@@ -8,7 +8,7 @@ import (
 
 // Agent is everything git-checkpoint knows of one agent. Each agent is one
 // value, in its own file (claude.go, codex.go, gemini.go, copilot.go,
-// opencode.go, aider.go, qwen.go), and the code that parses events, installs hooks
+// opencode.go, qwen.go, pi.go, aider.go), and the code that parses events, installs hooks
 // and resumes conversations reads these fields instead of switching on names: supporting another
 // agent is adding a file and a line to registry.
 type Agent struct {
@@ -80,7 +80,7 @@ type HookEvent struct {
 
 // registry is the agents, in the order help texts show them. It is the
 // only package-level state, and it never changes.
-var registry = []Agent{claude, codex, gemini, copilot, opencode, qwen, aider}
+var registry = []Agent{claude, codex, gemini, copilot, opencode, qwen, pi, aider}
 
 // Lookup returns the agent called name.
 func Lookup(name string) (Agent, bool) {

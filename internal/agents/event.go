@@ -256,6 +256,8 @@ func readOnlyTool(name string) bool {
 		// agent starts a subagent, whose tools come as calls of their own
 		"agent", "todo_write", "ask_user_question", "enter_plan_mode", "exit_plan_mode",
 		"zoom_image", "tool_search", "list_agents", "read_mcp_resource",
+		// Pi (read and grep too)
+		"find", "ls",
 	}, name)
 }
 
@@ -264,8 +266,8 @@ type toolInput struct {
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
 	// Path is the file of Copilot CLI's Write and Edit (its create and
-	// edit tools); other tools' path, a directory searched, names no
-	// change.
+	// edit tools) and of Pi's write and edit; other tools' path, a
+	// directory searched, names no change.
 	Path    string `json:"path"`
 	Command string `json:"command"`
 	// OpenCode's write and edit.
@@ -317,7 +319,7 @@ func editTool(name string) bool {
 	return slices.Contains([]string{
 		"Write", "Edit", "MultiEdit", "NotebookEdit", // Claude Code, Copilot CLI (Write, Edit)
 		"write_file", "replace", // Gemini CLI
-		"write", "edit", // OpenCode; Qwen Code's edit names file_path
+		"write", "edit", // OpenCode, Pi; Qwen Code's edit names file_path
 	}, name)
 }
 

@@ -30,6 +30,7 @@ func TestSnippetsMatchInstall(t *testing.T) {
 			"copilot/settings.json":  filepath.Join(top, ".github", "copilot", "settings.local.json"),
 			"opencode/" + pluginName: filepath.Join(top, ".opencode", "plugins", pluginName),
 			"qwen/settings.json":     filepath.Join(top, ".qwen", "settings.json"),
+			"pi/" + piExtensionName:  filepath.Join(top, ".pi", "extensions", piExtensionName),
 			"aider/post-commit":      filepath.Join(hooks, "post-commit"),
 		}
 		for _, s := range snippets {

@@ -27,7 +27,10 @@ program already there. Gemini CLI: .gemini/settings.json (user:
 .github/copilot/settings.local.json (project: .github/copilot/settings.json,
 user: ~/.copilot/settings.json). OpenCode: a plugin of its own,
 .opencode/plugins/git-checkpoint.js (user: ~/.config/opencode/plugins/); a
-file of that name that is not git-checkpoint's is refused. aider: a
+file of that name that is not git-checkpoint's is refused. Qwen Code:
+.qwen/settings.json (user: ~/.qwen/settings.json). Pi: an extension of its
+own, .pi/extensions/git-checkpoint.ts (user: ~/.pi/agent/extensions/),
+refused in the same way. aider: a
 post-commit hook in the hooks directory git uses (core.hooksPath respected),
 before an existing hook's own commands.
 
@@ -35,7 +38,7 @@ With --mcp it registers the MCP server instead, where the agent reads MCP
 servers: Claude Code ~/.claude.json (local: the project's entry; user: its
 top) or .mcp.json (--scope project); Codex a table at the end of
 ~/.codex/config.toml; Gemini CLI mcpServers in .gemini/settings.json (user:
-~/.gemini/settings.json). A server of the user's under the same name is left
+~/.gemini/settings.json); Qwen Code mcpServers in .qwen/settings.json. A server of the user's under the same name is left
 alone.`
 }
 
