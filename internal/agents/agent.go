@@ -8,7 +8,7 @@ import (
 
 // Agent is everything git-checkpoint knows of one agent. Each agent is one
 // value, in its own file (claude.go, codex.go, gemini.go, copilot.go,
-// opencode.go, qwen.go, pi.go, aider.go), and the code that parses events, installs hooks
+// opencode.go, qwen.go, pi.go, kimi.go, aider.go), and the code that parses events, installs hooks
 // and resumes conversations reads these fields instead of switching on names: supporting another
 // agent is adding a file and a line to registry.
 type Agent struct {
@@ -31,6 +31,10 @@ type Agent struct {
 	// flatContext says the agent reads additionalContext at the top of a
 	// hook's output rather than inside hookSpecificOutput (see Context).
 	flatContext bool
+	// messageContext says the agent adds a hook's "message" to the
+	// model's context, and otherwise its whole standard output (Kimi
+	// Code): the note goes there, and nothing else may be printed.
+	messageContext bool
 
 	// onArgs reports whether a hook call gets its event in its
 	// arguments rather than as JSON on standard input; argsEvent then
@@ -80,7 +84,7 @@ type HookEvent struct {
 
 // registry is the agents, in the order help texts show them. It is the
 // only package-level state, and it never changes.
-var registry = []Agent{claude, codex, gemini, copilot, opencode, qwen, pi, aider}
+var registry = []Agent{claude, codex, gemini, copilot, opencode, qwen, pi, kimi, aider}
 
 // Lookup returns the agent called name.
 func Lookup(name string) (Agent, bool) {

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
@@ -80,8 +81,9 @@ type payload struct {
 	// Claude Code's Stop: the text of the turn's final reply.
 	LastAssistantMessage string `json:"last_assistant_message"`
 	// Claude Code's, Codex's and Copilot CLI's UserPromptSubmit, Gemini
-	// CLI's BeforeAgent: the person's prompt.
-	Prompt string `json:"prompt"`
+	// CLI's BeforeAgent: the person's prompt (Kimi Code's: a list of
+	// parts).
+	Prompt promptText `json:"prompt"`
 	// Copilot CLI's events of a subagent: the main session's id, while
 	// session_id is the subagent's own (but for SubagentStop, which comes
 	// in the main session).
@@ -142,7 +144,7 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 		ev.Reply = p.LastAssistantMessage
 	}
 	if ev.Reason == store.ReasonTurnStart {
-		ev.Prompt = p.Prompt
+		ev.Prompt = string(p.Prompt)
 		if ev.Prompt == "" {
 			ev.Prompt = openCodePrompt(p.Output)
 		}
@@ -151,6 +153,33 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 		ev.Names = nil
 	}
 	return ev, nil
+}
+
+// promptText is a prompt: a string, or Kimi Code's list of parts, whose
+// text parts it joins (an image part has none).
+type promptText string
+
+func (p *promptText) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*p = promptText(s)
+		return nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(b, &parts); err != nil {
+		return err
+	}
+	var texts []string
+	for _, part := range parts {
+		if part.Type == "text" {
+			texts = append(texts, part.Text)
+		}
+	}
+	*p = promptText(strings.Join(texts, "\n"))
+	return nil
 }
 
 // decode parses a payload; a truncated one is read field by field up to
@@ -182,7 +211,7 @@ func prefixFields(data []byte, p *payload) bool {
 	}
 	fields := map[string]*string{"hook_event_name": &p.HookEventName, "session_id": &p.SessionID,
 		"parent_session_id": &p.ParentSessionID, "parent_agent_id": &p.ParentAgentID,
-		"transcript_path": &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": &p.Prompt}
+		"transcript_path": &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": (*string)(&p.Prompt)}
 	for {
 		t, err := dec.Token()
 		if err != nil {

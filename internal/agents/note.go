@@ -52,11 +52,19 @@ func TakeNote(stateDir string) (string, bool) {
 // on UserPromptSubmit and Gemini CLI on BeforeAgent, or additionalContext
 // alone for an agent that reads it there (Copilot CLI, which ignores
 // hookSpecificOutput). message, when not empty, goes to the person as
-// systemMessage, which Claude Code shows.
+// systemMessage, which Claude Code shows. Kimi Code reads the text as
+// "message" and would hand any other output to its model as it is.
 func Context(agent, event, text, message string) []byte {
 	a, _ := Lookup(agent)
 	doc := map[string]any{}
 	switch {
+	case a.messageContext:
+		if text == "" {
+			return nil
+		}
+		doc["message"] = text
+		b, _ := json.Marshal(doc)
+		return append(b, '\n')
 	case text != "" && a.flatContext:
 		doc["additionalContext"] = text
 	case text != "":

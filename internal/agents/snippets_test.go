@@ -31,6 +31,7 @@ func TestSnippetsMatchInstall(t *testing.T) {
 			"opencode/" + pluginName: filepath.Join(top, ".opencode", "plugins", pluginName),
 			"qwen/settings.json":     filepath.Join(top, ".qwen", "settings.json"),
 			"pi/" + piExtensionName:  filepath.Join(top, ".pi", "extensions", piExtensionName),
+			"kimi/config.toml":       filepath.Join(home, ".kimi-code", "config.toml"),
 			"aider/post-commit":      filepath.Join(hooks, "post-commit"),
 		}
 		for _, s := range snippets {

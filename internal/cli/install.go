@@ -30,7 +30,9 @@ user: ~/.copilot/settings.json). OpenCode: a plugin of its own,
 file of that name that is not git-checkpoint's is refused. Qwen Code:
 .qwen/settings.json (user: ~/.qwen/settings.json). Pi: an extension of its
 own, .pi/extensions/git-checkpoint.ts (user: ~/.pi/agent/extensions/),
-refused in the same way. aider: a
+refused in the same way. Kimi Code: a block of [[hooks]] at the end of
+~/.kimi-code/config.toml, the only file it reads hooks from, whatever the
+scope. aider: a
 post-commit hook in the hooks directory git uses (core.hooksPath respected),
 before an existing hook's own commands.
 
@@ -38,8 +40,9 @@ With --mcp it registers the MCP server instead, where the agent reads MCP
 servers: Claude Code ~/.claude.json (local: the project's entry; user: its
 top) or .mcp.json (--scope project); Codex a table at the end of
 ~/.codex/config.toml; Gemini CLI mcpServers in .gemini/settings.json (user:
-~/.gemini/settings.json); Qwen Code mcpServers in .qwen/settings.json. A server of the user's under the same name is left
-alone.`
+~/.gemini/settings.json); Qwen Code mcpServers in .qwen/settings.json; Kimi
+Code mcpServers in .kimi-code/mcp.json (user: ~/.kimi-code/mcp.json). A
+server of the user's under the same name is left alone.`
 }
 
 type uninstallCmd struct {

@@ -23,5 +23,6 @@ func TestAgents(t *testing.T) {
 	t.Run("qwen-fork", func(t *testing.T) { qwenForkStory(t, tools) })
 	t.Run("qwen-mcp", func(t *testing.T) { mcpStory(t, tools, qwenMCPClient) })
 	t.Run("pi", func(t *testing.T) { piStory(t, tools) })
+	t.Run("kimi", func(t *testing.T) { kimiStory(t, tools) })
 	t.Run("two-sessions", func(t *testing.T) { twoSessionsStory(t, tools) })
 }
