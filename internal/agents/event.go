@@ -366,7 +366,7 @@ func editTool(name string) bool {
 		"Write", "Edit", "MultiEdit", "NotebookEdit", // Claude Code, Copilot CLI (Write, Edit)
 		"write_file", "replace", // Gemini CLI
 		"write", "edit", // OpenCode, Pi; Qwen Code's edit names file_path
-		"editor", // Cline
+		"editor", "write_to_file", "replace_in_file", // Cline's CLI, its editor extension
 	}, name)
 }
 
