@@ -30,6 +30,9 @@ user: ~/.copilot/settings.json). OpenCode: a plugin of its own,
 file of that name that is not git-checkpoint's is refused. Qwen Code:
 .qwen/settings.json (user: ~/.qwen/settings.json). Pi: an extension of its
 own, .pi/extensions/git-checkpoint.ts (user: ~/.pi/agent/extensions/),
+refused in the same way. Cursor: .cursor/hooks.json (user:
+~/.cursor/hooks.json), on its four turn and edit events only. Cline: one
+script per event in .clinerules/hooks/ (user: ~/Documents/Cline/Hooks/),
 refused in the same way. aider: a
 post-commit hook in the hooks directory git uses (core.hooksPath respected),
 before an existing hook's own commands.
