@@ -8,7 +8,7 @@ import (
 
 // Agent is everything git-checkpoint knows of one agent. Each agent is one
 // value, in its own file (claude.go, codex.go, gemini.go, copilot.go,
-// opencode.go, qwen.go, pi.go, kimi.go, aider.go), and the code that parses events, installs hooks
+// opencode.go, qwen.go, pi.go, kimi.go, cursor.go, cline.go, aider.go), and the code that parses events, installs hooks
 // and resumes conversations reads these fields instead of switching on names: supporting another
 // agent is adding a file and a line to registry.
 type Agent struct {
@@ -36,6 +36,10 @@ type Agent struct {
 	// Code): the note goes there, and nothing else may be printed.
 	messageContext bool
 
+	// reshape moves the fields of a payload not shaped like Claude
+	// Code's into the fields that are (Cursor's, Cline's), before it is
+	// read; nil for an agent whose payloads are.
+	reshape func(p *payload)
 	// onArgs reports whether a hook call gets its event in its
 	// arguments rather than as JSON on standard input; argsEvent then
 	// reads it. Nil: always on standard input.
@@ -84,7 +88,7 @@ type HookEvent struct {
 
 // registry is the agents, in the order help texts show them. It is the
 // only package-level state, and it never changes.
-var registry = []Agent{claude, codex, gemini, copilot, opencode, qwen, pi, kimi, aider}
+var registry = []Agent{claude, codex, gemini, copilot, opencode, qwen, pi, kimi, cursor, cline, aider}
 
 // Lookup returns the agent called name.
 func Lookup(name string) (Agent, bool) {

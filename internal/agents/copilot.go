@@ -39,7 +39,7 @@ var copilot = Agent{
 		where:   ".github/copilot/settings.local.json, .github/copilot/settings.json or ~/.copilot/settings.json",
 		path:    copilotSettings,
 		timeout: HookTimeout,
-		flat:    true,
+		flat:    copilotEntry,
 	}},
 	installNotes: func(scope string) []string {
 		if scope == ScopeUser {

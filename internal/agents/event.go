@@ -91,6 +91,35 @@ type payload struct {
 	// OpenCode's plugin: the arguments its hook got (opencode.go).
 	Input  json.RawMessage `json:"input"`
 	Output json.RawMessage `json:"output"`
+
+	// Fields of agents whose payloads are not shaped like Claude Code's,
+	// which their Agent.reshape moves into the fields above (cursor.go,
+	// cline.go).
+	ConversationID string   `json:"conversation_id"`
+	WorkspaceRoots []string `json:"workspace_roots"`
+	FilePath       string   `json:"file_path"`
+	Command        string   `json:"command"`
+	HookName       string   `json:"hookName"`
+	TaskID         string   `json:"taskId"`
+	ClineRoots     []string `json:"workspaceRoots"`
+	SessionContext struct {
+		RootSessionID string `json:"rootSessionId"`
+	} `json:"sessionContext"`
+	ToolResult struct {
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	} `json:"tool_result"`
+	PostToolUse struct {
+		ToolName   string          `json:"toolName"`
+		Parameters json.RawMessage `json:"parameters"`
+	} `json:"postToolUse"`
+	UserPromptSubmit struct {
+		Prompt string `json:"prompt"`
+	} `json:"userPromptSubmit"`
+	// sub says the event is a subagent's, inside the session's turn,
+	// when the agent does not name a parent session (Cline's
+	// parent_agent_id is an agent's).
+	sub bool
 }
 
 // Parse reads one hook event of agent: data is the standard input (cut at
@@ -106,7 +135,7 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 	if !a.ReadsStdin(args) {
 		return a.argsEvent(args)
 	}
-	p, err := decode(data, truncated)
+	p, err := decode(data, truncated, a.reshape)
 	if err != nil {
 		return nil, err
 	}
@@ -116,12 +145,15 @@ func Parse(agent string, args []string, data []byte, truncated bool) (*Event, er
 	if !ok {
 		return ev, fmt.Errorf("%w %q", ErrUnknown, ev.Name) // what was read, for the log
 	}
-	if parent := cmp.Or(p.ParentAgentID, p.ParentSessionID); parent != "" && parent != p.SessionID {
+	if parent := cmp.Or(p.ParentAgentID, p.ParentSessionID); p.sub || (parent != "" && parent != p.SessionID) {
 		// A subagent reported as a session of its own (Copilot CLI's
-		// parent_agent_id, OpenCode's plugin's parent_session_id): its
-		// writes belong to the main session's turn, and its own prompt
-		// and stop are steps inside that turn, which goes on.
-		ev.Session = parent
+		// parent_agent_id, OpenCode's plugin's parent_session_id), or
+		// marked as one (p.sub): its writes belong to the main session's
+		// turn, and its own prompt and stop are steps inside that turn,
+		// which goes on.
+		if !p.sub {
+			ev.Session = parent
+		}
 		if e.Reason != store.ReasonTool {
 			e = HookEvent{Name: e.Name}
 		}
@@ -182,18 +214,26 @@ func (p *promptText) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// decode parses a payload; a truncated one is read field by field up to
-// the cut.
-func decode(data []byte, truncated bool) (*payload, error) {
+// decode parses a payload, reshaped into Claude Code's fields when the
+// agent has its own (reshape, or nil); a truncated one is read field by
+// field up to the cut.
+func decode(data []byte, truncated bool, reshape func(*payload)) (*payload, error) {
 	p := &payload{}
 	if truncated {
-		if !prefixFields(data, p) {
+		ok := prefixFields(data, p)
+		if reshape != nil {
+			reshape(p)
+		}
+		if !ok && p.HookEventName == "" {
 			return nil, fmt.Errorf("the input is over %d bytes and does not start like an event", MaxInput)
 		}
 		return p, nil
 	}
 	if err := json.Unmarshal(bytes.TrimSpace(data), p); err != nil {
 		return nil, fmt.Errorf("the input is not an event: %v", err)
+	}
+	if reshape != nil {
+		reshape(p)
 	}
 	if p.HookEventName == "" {
 		return nil, errors.New("the input has no hook_event_name")
@@ -211,7 +251,8 @@ func prefixFields(data []byte, p *payload) bool {
 	}
 	fields := map[string]*string{"hook_event_name": &p.HookEventName, "session_id": &p.SessionID,
 		"parent_session_id": &p.ParentSessionID, "parent_agent_id": &p.ParentAgentID,
-		"transcript_path": &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": (*string)(&p.Prompt)}
+		"transcript_path": &p.TranscriptPath, "cwd": &p.Cwd, "tool_name": &p.ToolName, "prompt": (*string)(&p.Prompt),
+		"conversation_id": &p.ConversationID, "file_path": &p.FilePath, "hookName": &p.HookName, "taskId": &p.TaskID}
 	for {
 		t, err := dec.Token()
 		if err != nil {
@@ -287,6 +328,11 @@ func readOnlyTool(name string) bool {
 		"zoom_image", "tool_search", "list_agents", "read_mcp_resource",
 		// Pi (read and grep too)
 		"find", "ls",
+		// Cline; spawn_agent starts a subagent, whose tools come as
+		// calls of their own
+		"read_files", "search_codebase", "fetch_web_content", "ask_question", "skills",
+		"spawn_agent", "submit_and_exit", "team_status", "team_read_mailbox", "team_list_runs",
+		"team_list_outcomes", "team_mission_log",
 	}, name)
 }
 
@@ -295,8 +341,8 @@ type toolInput struct {
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
 	// Path is the file of Copilot CLI's Write and Edit (its create and
-	// edit tools) and of Pi's write and edit; other tools' path, a
-	// directory searched, names no change.
+	// edit tools), of Pi's write and edit and of Cline's editor; other
+	// tools' path, a directory searched, names no change.
 	Path    string `json:"path"`
 	Command string `json:"command"`
 	// OpenCode's write and edit.
@@ -349,6 +395,7 @@ func editTool(name string) bool {
 		"Write", "Edit", "MultiEdit", "NotebookEdit", // Claude Code, Copilot CLI (Write, Edit)
 		"write_file", "replace", // Gemini CLI
 		"write", "edit", // OpenCode, Pi; Qwen Code's edit names file_path
+		"editor", "write_to_file", "replace_in_file", // Cline's CLI, its editor extension
 	}, name)
 }
 

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/durable"
@@ -74,24 +76,44 @@ func callsHook(text, agent string) bool {
 // shape {"hooks": {EVENT: [{"matcher"?, "hooks": [{"type": "command",
 // "command", "timeout"}]}]}} (Claude Code, Codex, Gemini CLI), or with
 // flat entries {"hooks": {EVENT: [{"type": "command", "bash",
-// "timeoutSec"}]}} (Copilot CLI): one for each of its hooked events.
+// "timeoutSec"}]}} (Copilot CLI) or {"hooks": {EVENT: [{"command",
+// "timeout"}]}} (Cursor): one for each of its hooked events.
 type settings struct {
 	agent   string
 	events  []string
 	timeout int // in the agent's unit
-	flat    bool
+	flat    *flatShape
+	// version is the format version the agent requires at the top of the
+	// file ("version": 1 in Cursor's hooks.json), added when absent; 0
+	// for none.
+	version int
 }
+
+// flatShape is the shape of an agent's flat hook entries, each a hook
+// itself rather than a group of hooks: the keys of its command and of its
+// time limit, and whether it says its type ("type": "command").
+type flatShape struct {
+	command, timeout string
+	typed            bool
+}
+
+// The flat entries of Copilot CLI and of Cursor.
+var (
+	copilotEntry = &flatShape{command: "bash", timeout: "timeoutSec", typed: true}
+	cursorEntry  = &flatShape{command: "command", timeout: "timeout"}
+)
 
 // group is the entry git-checkpoint adds to each event: no matcher (every
 // tool; the hook itself passes over read-only ones), one command.
 func (s settings) group() []byte {
-	if s.flat {
-		type entry struct {
-			Type    string `json:"type"`
-			Bash    string `json:"bash"`
-			Timeout int    `json:"timeoutSec"`
+	if f := s.flat; f != nil {
+		var b bytes.Buffer
+		b.WriteString("{")
+		if f.typed {
+			b.WriteString(`"type":"command",`)
 		}
-		return compact(entry{"command", HookCommand(s.agent), s.timeout})
+		fmt.Fprintf(&b, "%s:%s,%s:%d}", compact(f.command), compact(HookCommand(s.agent)), compact(f.timeout), s.timeout)
+		return b.Bytes()
 	}
 	type hook struct {
 		Type    string `json:"type"`
@@ -104,6 +126,9 @@ func (s settings) group() []byte {
 // snippet is the whole settings file for a fresh setup.
 func (s settings) snippet() []byte {
 	d, _ := jsontext.Open(nil)
+	if s.version != 0 {
+		d.Put([]string{"version"}, []byte(strconv.Itoa(s.version)))
+	}
 	for _, e := range s.events {
 		d.Append([]string{"hooks", e}, s.group())
 	}
@@ -129,14 +154,19 @@ type settingsFile struct {
 	path func(scope string, env Env) string
 	// timeout is HookTimeout in the agent's unit.
 	timeout int
-	// flat says the entries are hooks themselves, not groups of them.
-	flat bool
+	// flat is the shape of the entries when they are hooks themselves,
+	// not groups of them.
+	flat *flatShape
+	// version is settings.version.
+	version int
 }
 
 // hooksAt is the file holding the agent's hooks for scope.
 func (f settingsFile) hooksAt(scope string, env Env) string { return f.path(scope, env) }
 
-func (f settingsFile) hooks(a Agent) settings { return settings{a.Name, a.hooked(), f.timeout, f.flat} }
+func (f settingsFile) hooks(a Agent) settings {
+	return settings{a.Name, a.hooked(), f.timeout, f.flat, f.version}
+}
 
 // file is the settings file for scope, refusing a scope of the tree
 // outside one.
@@ -198,6 +228,13 @@ func installSettings(env Env, path string, s settings) (File, error) {
 	d, err := openSettings(path, src)
 	if err != nil {
 		return File{}, err
+	}
+	if s.version != 0 && d.Get("version") == nil {
+		// Without it the agent reads no hook of the file.
+		if err := d.Put([]string{"version"}, []byte(strconv.Itoa(s.version))); err != nil {
+			return File{}, fault.New(fault.InvalidSettings, "cannot add a version to %s: %v", path, err).
+				WithHint("fix the file, or add the entries by hand ('git checkpoint install " + s.agent + " --print' shows them)")
+		}
 	}
 	// Entries an older version put on events this one does not use go.
 	if hooks := d.Get("hooks"); hooks != nil {
@@ -314,6 +351,14 @@ func removeEntries(path string, src []byte, s settings, rec *undoRecord) (File, 
 		if err := d.Remove(h); err != nil {
 			return File{}, err
 		}
+		if created && s.version != 0 {
+			// The version install added for the hooks goes with them.
+			if v := d.Get("version"); v != nil && len(d.Root.Members) == 1 && string(d.Text(v)) == strconv.Itoa(s.version) {
+				if err := d.Remove(v); err != nil {
+					return File{}, err
+				}
+			}
+		}
 		if d.Bare(d.Root) && created {
 			// Nothing but what install wrote: the file goes.
 			return removeFile(path, rec.Dirs...)
@@ -354,9 +399,9 @@ func (s settings) ourGroup(g *jsontext.Value) bool {
 	if g.Kind != jsontext.Object {
 		return false
 	}
-	if s.flat {
+	if f := s.flat; f != nil {
 		for _, m := range g.Members {
-			if m.Key != "type" && m.Key != "bash" && m.Key != "timeoutSec" {
+			if m.Key != f.command && m.Key != f.timeout && (m.Key != "type" || !f.typed) {
 				return false
 			}
 		}
@@ -512,10 +557,16 @@ func readFile(path string) ([]byte, error) {
 // writeIfChanged writes data over path unless it is already there: a
 // second install changes no byte, not even the file's mtime.
 func writeIfChanged(path string, old, data []byte) (File, error) {
+	return writeModeIfChanged(path, old, data, 0o644)
+}
+
+// writeModeIfChanged is writeIfChanged for a file that is created with
+// mode (an executable hook).
+func writeModeIfChanged(path string, old, data []byte, mode fs.FileMode) (File, error) {
 	if old != nil && bytes.Equal(old, data) {
 		return File{Path: path, Action: "unchanged"}, nil
 	}
-	if err := writeAtomic(path, data, 0o644); err != nil {
+	if err := writeAtomic(path, data, mode); err != nil {
 		return File{}, err
 	}
 	if old == nil {

@@ -2,6 +2,8 @@ package agents
 
 import (
 	"bytes"
+	"cmp"
+	"io/fs"
 	"os"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
@@ -19,6 +21,9 @@ type pluginFile struct {
 	// path is the file for scope; for the tree's scopes, env.Top is set.
 	path func(scope string, env Env) string
 	text func() string
+	// mode is the new file's; 0 is 0o644. An executable (Cline's hooks)
+	// is 0o755.
+	mode fs.FileMode
 }
 
 func (p pluginFile) file(scope string, env Env) (string, error) {
@@ -29,9 +34,13 @@ func (p pluginFile) file(scope string, env Env) (string, error) {
 }
 
 // ourPlugin reports whether src is a plugin git-checkpoint wrote for
-// agent, in this or an older version: its first line names the hook.
+// agent, in this or an older version: its first line names the hook, or
+// its second after a #! line (a script).
 func ourPlugin(src []byte, agent string) bool {
-	first, _, _ := bytes.Cut(src, []byte("\n"))
+	first, rest, _ := bytes.Cut(src, []byte("\n"))
+	if bytes.HasPrefix(first, []byte("#!")) {
+		first, _, _ = bytes.Cut(rest, []byte("\n"))
+	}
 	return callsHook(string(first), agent)
 }
 
@@ -49,7 +58,7 @@ func (p pluginFile) install(a Agent, scope string, env Env) ([]File, []string, e
 			WithHint("rename it (its plugin still loads under another name), then install again")
 	}
 	dirs := missingDirs(path) // the directories this install creates
-	f, err := writeIfChanged(path, src, []byte(p.text()))
+	f, err := writeModeIfChanged(path, src, []byte(p.text()), cmp.Or(p.mode, 0o644))
 	if err == nil && src == nil {
 		rememberInstall(env, path, partHooks, nil, []byte(p.text()), dirs)
 	}

@@ -45,13 +45,17 @@ func Uninstall(agent, scope string, env Env) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Last installed, first removed: the directories the first file's
+	// install made (Cline's .clinerules/hooks) are empty only once the
+	// files written after it are gone. Files are reported in install's
+	// order all the same.
 	res := &Result{}
-	for _, c := range a.configs {
-		files, err := c.uninstall(a, scope, env)
+	for i := len(a.configs) - 1; i >= 0; i-- {
+		files, err := a.configs[i].uninstall(a, scope, env)
 		if err != nil {
 			return nil, err
 		}
-		res.Files = append(res.Files, files...)
+		res.Files = append(files, res.Files...)
 	}
 	return res, nil
 }

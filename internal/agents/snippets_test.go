@@ -32,7 +32,11 @@ func TestSnippetsMatchInstall(t *testing.T) {
 			"qwen/settings.json":     filepath.Join(top, ".qwen", "settings.json"),
 			"pi/" + piExtensionName:  filepath.Join(top, ".pi", "extensions", piExtensionName),
 			"kimi/config.toml":       filepath.Join(home, ".kimi-code", "config.toml"),
+			"cursor/hooks.json":      filepath.Join(top, ".cursor", "hooks.json"),
 			"aider/post-commit":      filepath.Join(hooks, "post-commit"),
+		}
+		for _, e := range cline.hooked() {
+			written["cline/"+e] = filepath.Join(top, ".clinerules", "hooks", e)
 		}
 		for _, s := range snippets {
 			name := agent + "/" + s.Name
@@ -50,7 +54,13 @@ func TestSnippetsMatchInstall(t *testing.T) {
 			}
 		}
 	}
-	if fi, err := os.Stat(filepath.Join("..", "..", "hooks", "aider", "post-commit")); err != nil || fi.Mode()&0o111 == 0 {
-		t.Errorf("hooks/aider/post-commit must be executable: %v", err)
+	executables := []string{"aider/post-commit"}
+	for _, e := range cline.hooked() {
+		executables = append(executables, "cline/"+e)
+	}
+	for _, name := range executables {
+		if fi, err := os.Stat(filepath.Join("..", "..", "hooks", name)); err != nil || fi.Mode()&0o111 == 0 {
+			t.Errorf("hooks/%s must be executable: %v", name, err)
+		}
 	}
 }

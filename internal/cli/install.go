@@ -32,7 +32,10 @@ file of that name that is not git-checkpoint's is refused. Qwen Code:
 own, .pi/extensions/git-checkpoint.ts (user: ~/.pi/agent/extensions/),
 refused in the same way. Kimi Code: a block of [[hooks]] at the end of
 ~/.kimi-code/config.toml, the only file it reads hooks from, whatever the
-scope. aider: a
+scope. Cursor: .cursor/hooks.json (user:
+~/.cursor/hooks.json), on its four turn and edit events only. Cline: one
+script per event in .clinerules/hooks/ (user: ~/Documents/Cline/Hooks/),
+refused in the same way. aider: a
 post-commit hook in the hooks directory git uses (core.hooksPath respected),
 before an existing hook's own commands.
 
