@@ -3,6 +3,7 @@ package dist
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -35,7 +36,8 @@ func TestNPMVersion(t *testing.T) {
 }
 
 // TestNPMInstall installs the npm packages as a person would: made from
-// the release archive of this system, packed by npm pack, installed by
+// the release archive of this system, the top package naming every
+// target's, packed by npm pack, installed by
 // npm install -g into a prefix of their own with nothing fetched. Then,
 // with that prefix's bin first on PATH, git finds the programs npm put
 // there: git checkpoint --version, install claude, a checkpoint, a change
@@ -64,9 +66,35 @@ func TestNPMInstall(t *testing.T) {
 	if _, err := Build(t.Context(), o); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
-	dirs, err := NPM(o, filepath.Join(work, "npm"))
+	// The top package names every target's package, as a release's
+	// does; the other targets' archives are this one's bytes under their
+	// names (npm passes over their packages, which are never packed).
+	host := archiveName(o.Version, target)
+	data, err := os.ReadFile(filepath.Join(o.Out, host))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, other := range Targets {
+		if other != target {
+			if err := os.WriteFile(filepath.Join(o.Out, archiveName(o.Version, other)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	o.Targets = Targets
+	all, err := NPM(o, filepath.Join(work, "npm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sub := npmPackage(target)
+	dirs := []string{filepath.Join(work, "npm", sub), all[len(all)-1]}
+	if len(all) != len(Targets)+1 || !slices.Contains(all, dirs[0]) || filepath.Base(dirs[1]) != npmName {
+		t.Fatalf("NPM wrote %q", all)
+	}
+	var manifest packageJSON
+	if data, err := os.ReadFile(filepath.Join(dirs[1], "package.json")); err != nil || json.Unmarshal(data, &manifest) != nil ||
+		len(manifest.OptionalDependencies) != len(Targets) || manifest.Version != npmVersion(testVersion) {
+		t.Fatalf("the top package.json: %v\n%s", err, data)
 	}
 	// npm as on a new machine: a home, cache and configuration of its
 	// own, nothing fetched from a registry.
@@ -109,7 +137,6 @@ func TestNPMInstall(t *testing.T) {
 		args := append([]string{"install", "-g", "--prefix", prefix}, flags...)
 		run(work, env, npm, append(args, packed...)...)
 		top := filepath.Join(prefix, "lib", "node_modules", npmName, "bin", "git-checkpoint")
-		_, sub := npmPackage(target)
 		return filepath.Join(prefix, "lib", "node_modules", npmScope, sub, "bin", "git-checkpoint"), top
 	}
 
