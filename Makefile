@@ -101,11 +101,12 @@ clean:
 
 # Release archives in dist/, one per GOOS-GOARCH (TARGETS=linux/amd64,...
 # builds only those), with SHA256SUMS: reproducible, so their time is the
-# last commit's. See internal/dist.
+# last commit's; and the npm packages made from them in dist/npm (one per
+# target and git-checkpoint, docs/npm.md). See internal/dist.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 dist:
-	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(GO) run ./internal/dist/cmd -out dist -version $(VERSION) $(if $(TARGETS),-targets $(TARGETS))
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(GO) run ./internal/dist/cmd -out dist -npm dist/npm -version $(VERSION) $(if $(TARGETS),-targets $(TARGETS))
 
 # Regenerate man/*.1 from man/*.md (the test fails when they differ).
 man:

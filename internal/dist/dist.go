@@ -75,7 +75,7 @@ func Build(ctx context.Context, o Options) ([]string, error) {
 	var names []string
 	sums := map[string]string{}
 	for _, t := range o.Targets {
-		name := fmt.Sprintf("git-checkpoint-%s-%s.tar.gz", o.Version, t)
+		name := archiveName(o.Version, t)
 		fmt.Fprintf(o.Log, "dist: %s\n", name)
 		data, err := archive(ctx, o, t, strings.TrimSuffix(name, ".tar.gz"))
 		if err != nil {
@@ -94,6 +94,11 @@ func Build(ctx context.Context, o Options) ([]string, error) {
 		fmt.Fprintf(&b, "%s  %s\n", sums[n], n) // sha256sum -c reads this
 	}
 	return names, os.WriteFile(filepath.Join(o.Out, "SHA256SUMS"), []byte(b.String()), 0o644)
+}
+
+// archiveName is the name of target t's archive of version.
+func archiveName(version string, t Target) string {
+	return fmt.Sprintf("git-checkpoint-%s-%s.tar.gz", version, t)
 }
 
 // file is one regular file of an archive.

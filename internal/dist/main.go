@@ -13,7 +13,8 @@ import (
 )
 
 // Main is `make dist`: dist [-out DIR] [-version V] [-targets os/arch,...]
-// run from the module's top directory; `dist -completions PREFIX
+// [-npm DIR] run from the module's top directory (-npm: the npm packages
+// too, made from the archives); `dist -completions PREFIX
 // [-remove]` is the completion scripts' part of `make install` (and of
 // `make uninstall`). The archives' time is
 // SOURCE_DATE_EPOCH (seconds), which the Makefile sets to the last
@@ -25,6 +26,7 @@ func Main(args, env []string, stdout, stderr io.Writer) int {
 	version := fs.String("version", "devel", "the version in the archives' names")
 	targets := fs.String("targets", "", "os/arch,... (default: every release target)")
 	completionsTo := fs.String("completions", "", "install the completion scripts under this prefix, as the archives lay them out, and build nothing (make install)")
+	npmDir := fs.String("npm", "", "also write the npm packages, made from the archives, under this directory")
 	remove := fs.Bool("remove", false, "with -completions: remove them instead (make uninstall)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -68,6 +70,16 @@ func Main(args, env []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s/%s\n", *out, n)
 	}
 	fmt.Fprintf(stdout, "%s/SHA256SUMS\n", *out)
+	if *npmDir != "" {
+		dirs, err := NPM(o, *npmDir)
+		if err != nil {
+			fmt.Fprintf(stderr, "dist: npm: %v\n", err)
+			return 1
+		}
+		for _, d := range dirs {
+			fmt.Fprintf(stdout, "%s/\n", d)
+		}
+	}
 	return 0
 }
 
