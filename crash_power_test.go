@@ -86,6 +86,13 @@ type powerOp struct {
 	headMoves bool // --reset-head: HEAD, index and branch may be as after
 	rewind    bool // an interrupted one must be refused, then undone
 	undo      bool // the operation is itself an --undo: undoing finishes it
+	// remote, when set, is a bare repository on the mount the operation
+	// changes: after a crash git fsck must find it whole (its refs name
+	// only objects that are there), as the user's.
+	remote string
+	// ran, when set, checks that the reference run did what the operation
+	// is there to crash (a roll-up that packed nothing crashes nothing).
+	ran func(t *testing.T, w *powerWorld)
 }
 
 func claudeEvent(repo, event, extra string) string {
@@ -93,9 +100,23 @@ func claudeEvent(repo, event, extra string) string {
 }
 
 func powerOps(repo string) []powerOp {
+	remote := filepath.Join(filepath.Dir(repo), "remote.git")
+	// A bare remote on the same mount, holding the branch and this tree's
+	// store; fetch needs another tree's store there too.
+	withRemote := [][]string{
+		{"git", "init", "-q", "--bare", remote},
+		{"git", "remote", "add", "origin", remote},
+		{"git", "push", "-q", "origin", "main"},
+	}
+	other := append(append([][]string{}, withRemote...),
+		[]string{"git", "checkpoint", "push", "origin"},
+		[]string{"sh", "-c", "git clone -q ../remote.git ../other && cd ../other && echo o > o.txt && git checkpoint -m other && git checkpoint push origin"})
 	tool := claudeEvent(repo, "PostToolUse", fmt.Sprintf(`, "tool_name": "Write", "tool_input": {"file_path": %q, "content": "x\n"}, "tool_response": {"type": "create"}`, filepath.Join(repo, "tool.txt")))
 	return []powerOp{
 		{name: "capture", run: []string{"git", "checkpoint", "-m", "crashed"}},
+		// Only a deleted file, no new content: its few trees are written
+		// loose, not into a pack.
+		{name: "partial capture of a deletion", pre: [][]string{{"git", "checkpoint", "-m", "before"}, {"rm", "dir/d.txt"}}, run: []string{"git", "checkpoint", "--changed=dir/d.txt"}},
 		{name: "partial capture", run: []string{"git", "checkpoint", "--changed=a.txt", "--changed=u.txt"}},
 		{name: "hook turn start", run: []string{"git", "checkpoint", "hook", "claude"}, stdin: claudeEvent(repo, "UserPromptSubmit", `, "prompt": "crash it"`)},
 		{name: "hook tool", pre: [][]string{{"sh", "-c", "echo x > tool.txt"}}, run: []string{"git", "checkpoint", "hook", "claude"}, stdin: tool},
@@ -104,6 +125,13 @@ func powerOps(repo string) []powerOp {
 		{name: "rewind --reset-head", run: []string{"git", "rewind", "k1", "--yes", "--outside=overwrite", "--reset-head"}, rewind: true, headMoves: true},
 		{name: "rewind --undo", pre: [][]string{{"git", "rewind", "k1", "--yes", "--outside=overwrite"}}, run: []string{"git", "rewind", "--undo", "--yes"}, rewind: true, undo: true},
 		{name: "prune", pre: [][]string{{"git", "config", "checkpoint.keep", "1"}, {"git", "config", "checkpoint.keepFor", "0s"}}, run: []string{"git", "checkpoint", "prune"}},
+		// The base has two checkpoints: the capture's is the third, so
+		// checkpoint.packEvery=3 makes it roll the loose objects up.
+		{name: "pack roll-up", pre: [][]string{{"git", "config", "checkpoint.packEvery", "3"}}, run: []string{"git", "checkpoint", "-m", "packed"}, ran: packedAll},
+		{name: "install", run: []string{"git", "checkpoint", "install", "claude", "--scope", "project"}},
+		{name: "uninstall", pre: [][]string{{"git", "checkpoint", "install", "claude", "--scope", "project"}}, run: []string{"git", "checkpoint", "uninstall", "claude", "--scope", "project"}},
+		{name: "push", pre: withRemote, run: []string{"git", "checkpoint", "push", "origin"}, remote: remote},
+		{name: "fetch", pre: other, run: []string{"git", "checkpoint", "fetch", "origin"}, remote: remote},
 	}
 }
 
@@ -140,7 +168,9 @@ func newPowerWorld(t *testing.T) *powerWorld {
 	}
 	w := &powerWorld{tmp: tmp, live: filepath.Join(tmp, "live"), mnt: filepath.Join(tmp, "mnt"), base: filepath.Join(tmp, "base")}
 	w.repo = filepath.Join(w.mnt, "repo")
-	w.env = gitEnv(t, "CLAUDE_PROJECT_DIR="+w.repo)
+	// install's records of what it changed live on the same disk as the
+	// settings it changed, and are reset with them before each crash.
+	w.env = gitEnv(t, "CLAUDE_PROJECT_DIR="+w.repo, "XDG_STATE_HOME="+filepath.Join(w.mnt, "state"))
 	for _, d := range []string{w.live, w.mnt} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -293,6 +323,9 @@ func (w *powerWorld) crashEach(t *testing.T, op powerOp, points int, all bool, r
 		t.Fatalf("%s: exit %d\n%s%s", op.name, r.code, r.stdout, r.stderr)
 	}
 	log := w.fs.Log()
+	if op.ran != nil {
+		op.ran(t, w)
+	}
 	after, newTree := w.repoState(t, op.rewind), manifest(t, w.repo)
 
 	var drops, entries []int
@@ -360,6 +393,16 @@ func (w *powerWorld) crashEach(t *testing.T, op powerOp, points int, all bool, r
 	return tried, lost
 }
 
+// packedAll fails the test unless the capture left no loose object: the
+// roll-up ran.
+func packedAll(t *testing.T, w *powerWorld) {
+	t.Helper()
+	out := w.must(t, "git", "count-objects", "-v")
+	if !strings.Contains(out, "count: 0\n") {
+		t.Fatalf("the capture did not roll the loose objects up:\n%s", out)
+	}
+}
+
 func countSyncs(log []string) int {
 	n := 0
 	for _, o := range log {
@@ -379,6 +422,11 @@ func (w *powerWorld) check(t *testing.T, op powerOp, before, after string, oldTr
 
 	if r := git("fsck", "--full", "--no-dangling"); r.code != 0 {
 		bad("git fsck: exit %d: %s", r.code, firstLines(r.stdout+r.stderr))
+	}
+	if op.remote != "" {
+		if r := git("-C", op.remote, "fsck", "--full", "--no-dangling"); r.code != 0 {
+			bad("git fsck of the remote: exit %d: %s", r.code, firstLines(r.stdout+r.stderr))
+		}
 	}
 	state := w.repoState(t, op.rewind)
 	if missing := w.journalIncomplete(t); missing != "" {

@@ -103,17 +103,3 @@ func (r *Runner) WriteBlob(ctx context.Context, data []byte) (string, error) {
 	out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "-w", "--stdin"}, Stdin: data})
 	return strings.TrimSpace(string(out)), err
 }
-
-// MkTree writes a tree of entries (one level: each Path a plain name) with
-// `git mktree -z` and returns its id.
-func (r *Runner) MkTree(ctx context.Context, entries []TreeEntry) (string, error) {
-	var in strings.Builder
-	for _, e := range entries {
-		if strings.ContainsAny(e.Path, "/\x00") || e.Path == "" {
-			return "", fmt.Errorf("git mktree: %q is not a name", e.Path)
-		}
-		fmt.Fprintf(&in, "%s %s %s\t%s\x00", e.Mode, e.Type, e.OID, e.Path)
-	}
-	out, err := r.Run(ctx, Cmd{Args: []string{"mktree", "-z"}, Stdin: []byte(in.String())})
-	return strings.TrimSpace(string(out)), err
-}
