@@ -49,3 +49,17 @@ func TestStoreTreeAgreesWithMktree(t *testing.T) {
 		t.Fatal("a tree with a name twice was stored")
 	}
 }
+
+// TestLocalURL: which push URLs git takes for a path on this machine,
+// whose receiving git a push then names with the durable configuration.
+func TestLocalURL(t *testing.T) {
+	for u, want := range map[string]bool{
+		"/srv/repo.git": true, "../remote.git": true, "remote.git": true, "file:///srv/repo.git": true,
+		"./a:b": true, "host:repo.git": false, "git@host:repo.git": false, "ssh://host/repo.git": false,
+		"https://host/repo.git": false, "git://host/repo.git": false, "": false,
+	} {
+		if got := localURL(u); got != want {
+			t.Errorf("localURL(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
