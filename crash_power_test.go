@@ -141,7 +141,7 @@ type powerWorld struct {
 	tmp, live, mnt, base, repo string
 	env                        []string
 	fs                         *crashfs.FS
-	finishedByPrune            int // crash points doctor left to the next prune
+	finishedByDoctor           int // crash points that left a prune for doctor --fix to finish
 	gitLocks                   int // crash points that left git's locks in .git
 }
 
@@ -383,9 +383,9 @@ func (w *powerWorld) crashEach(t *testing.T, op powerOp, points int, all bool, r
 		t.Logf("%s: at %d of them git's lock of HEAD, the index or a branch was left, and removed by hand as git says before --undo", op.name, w.gitLocks)
 		w.gitLocks = 0
 	}
-	if w.finishedByPrune > 0 {
-		t.Logf("%s: at %d of them a prune was cut short, and the next prune finished it", op.name, w.finishedByPrune)
-		w.finishedByPrune = 0
+	if w.finishedByDoctor > 0 {
+		t.Logf("%s: at %d of them a prune was cut short, and doctor --fix finished it", op.name, w.finishedByDoctor)
+		w.finishedByDoctor = 0
 	}
 	for _, l := range lostAt {
 		t.Log(l)
@@ -491,14 +491,8 @@ func (w *powerWorld) check(t *testing.T, op powerOp, before, after string, oldTr
 	// --undo's, above).
 	if r := git("checkpoint", "doctor"); r.code != 0 {
 		f := git("checkpoint", "doctor", "--fix")
-		if f.code != 0 && strings.Contains(f.stdout, "forget it with 'git checkpoint prune'") {
-			// A prune cut short after its refs went and before its
-			// journal line: the next prune (the hourly one at a turn's
-			// end, or by hand) finishes it, as doctor says
-			// (docs/fault-safety.md, "Found and left").
-			git("checkpoint", "prune")
-			w.finishedByPrune++
-			f = git("checkpoint", "doctor")
+		if strings.Contains(f.stdout, "finished a prune cut short") {
+			w.finishedByDoctor++
 		}
 		if f.code != 0 {
 			bad("doctor --fix: exit %d: %s", f.code, firstLines(f.stdout+f.stderr))

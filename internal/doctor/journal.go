@@ -75,6 +75,9 @@ func (d *Doctor) checkJournal(ctx context.Context) ([]Check, error) {
 		}
 		cs = append(cs, ch)
 	}
+	if cut, left := store.CutShortPrune(j, refs); cut {
+		cs = append(cs, cutShortPrune(left))
+	}
 	for _, a := range d.Store.Aside() {
 		cs = append(cs, Check{Name: "journal", Message: "a damaged journal was kept aside when the journal was rebuilt: " + a,
 			Fix: "compare it with the journal (nothing in it was dropped that parsed), then remove it: rm " + fault.ShellQuote(a)})
@@ -131,4 +134,44 @@ func (d *Doctor) checkRewind(ctx context.Context) ([]Check, error) {
 		cs = append(cs, Check{Name: "rewind", OK: true, Message: "rewinds: none interrupted"})
 	}
 	return cs, nil
+}
+
+// cutShortPrune is the report of a prune cut short after it journaled
+// what it pruned (store.CutShortPrune): --fix finishes it. Only the
+// prune's compaction left is a problem too, a small one: until it is
+// done the journal keeps the pruned records.
+func cutShortPrune(left []*store.Record) Check {
+	const fix = "git checkpoint doctor --fix (or the next prune) finishes it"
+	if len(left) == 0 {
+		return Check{Name: "prune", Message: "prune: a prune was cut short before it compacted the journal", Fix: fix}
+	}
+	return Check{Name: "prune", Message: fmt.Sprintf("prune: a prune was cut short: the refs of %d %s it pruned are still there (%s)",
+		len(left), fault.Plural(len(left), "checkpoint", "checkpoints"), recordIDs(left)), Fix: fix}
+}
+
+func recordIDs(recs []*store.Record) string {
+	ids := make([]string, len(recs))
+	for i, r := range recs {
+		ids[i] = r.ID
+	}
+	return strings.Join(ids, " ")
+}
+
+// finishPrune finishes a prune cut short (store.FinishPrune) and says so.
+func (d *Doctor) finishPrune(ctx context.Context, j *store.Journal) ([]string, error) {
+	refs, err := d.Store.Refs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if cut, _ := store.CutShortPrune(j, refs); !cut {
+		return nil, nil
+	}
+	left, err := d.Store.FinishPrune(ctx, j, refs)
+	if err != nil {
+		return nil, err
+	}
+	if len(left) == 0 {
+		return []string{"finished a prune cut short: compacted the journal"}, nil
+	}
+	return []string{fmt.Sprintf("finished a prune cut short: deleted the refs of %s, compacted the journal", recordIDs(left))}, nil
 }
