@@ -76,6 +76,10 @@ func TestPowerLoss(t *testing.T) {
 	}
 }
 
+// tempName is a temporary file's name as install writes one beside a
+// settings file (agents.writeAtomic).
+var tempName = regexp.MustCompile(`(^|/)\.[^/]+\.tmp[0-9]+$`)
+
 // powerOp is one operation crashed: pre runs first, uncrashed, on the
 // common base; run is what is crashed.
 type powerOp struct {
@@ -90,6 +94,10 @@ type powerOp struct {
 	// changes: after a crash git fsck must find it whole (its refs name
 	// only objects that are there), as the user's.
 	remote string
+	// again: a temporary file the operation leaves in the tree when cut
+	// short (litter) is no loss if its next run removes it, which the
+	// check then runs and requires.
+	again bool
 	// ran, when set, checks that the reference run did what the operation
 	// is there to crash (a roll-up that packed nothing crashes nothing).
 	ran func(t *testing.T, w *powerWorld)
@@ -128,8 +136,8 @@ func powerOps(repo string) []powerOp {
 		// The base has two checkpoints: the capture's is the third, so
 		// checkpoint.packEvery=3 makes it roll the loose objects up.
 		{name: "pack roll-up", pre: [][]string{{"git", "config", "checkpoint.packEvery", "3"}}, run: []string{"git", "checkpoint", "-m", "packed"}, ran: packedAll},
-		{name: "install", run: []string{"git", "checkpoint", "install", "claude", "--scope", "project"}},
-		{name: "uninstall", pre: [][]string{{"git", "checkpoint", "install", "claude", "--scope", "project"}}, run: []string{"git", "checkpoint", "uninstall", "claude", "--scope", "project"}},
+		{name: "install", run: []string{"git", "checkpoint", "install", "claude", "--scope", "project"}, again: true},
+		{name: "uninstall", pre: [][]string{{"git", "checkpoint", "install", "claude", "--scope", "project"}}, run: []string{"git", "checkpoint", "uninstall", "claude", "--scope", "project"}, again: true},
 		{name: "push", pre: withRemote, run: []string{"git", "checkpoint", "push", "origin"}, remote: remote},
 		{name: "fetch", pre: other, run: []string{"git", "checkpoint", "fetch", "origin"}, remote: remote},
 	}
@@ -143,6 +151,7 @@ type powerWorld struct {
 	fs                         *crashfs.FS
 	finishedByDoctor           int // crash points that left a prune for doctor --fix to finish
 	gitLocks                   int // crash points that left git's locks in .git
+	littered                   int // crash points that left a temporary file the next run removed
 }
 
 // removeGitLocks removes the lock files git keeps beside HEAD, the index
@@ -383,6 +392,10 @@ func (w *powerWorld) crashEach(t *testing.T, op powerOp, points int, all bool, r
 		t.Logf("%s: at %d of them git's lock of HEAD, the index or a branch was left, and removed by hand as git says before --undo", op.name, w.gitLocks)
 		w.gitLocks = 0
 	}
+	if w.littered > 0 {
+		t.Logf("%s: at %d of them a temporary file was left beside what it writes, for its next run to remove", op.name, w.littered)
+		w.littered = 0
+	}
 	if w.finishedByDoctor > 0 {
 		t.Logf("%s: at %d of them a prune was cut short, and doctor --fix finished it", op.name, w.finishedByDoctor)
 		w.finishedByDoctor = 0
@@ -433,10 +446,28 @@ func (w *powerWorld) check(t *testing.T, op powerOp, before, after string, oldTr
 		bad("the journal names a checkpoint that is not whole: %s", missing)
 	}
 	now := manifest(t, w.repo)
+	var litter []string
 	for p, v := range now {
 		if v != oldTree[p] && v != newTree[p] {
+			if op.again && oldTree[p] == "" && newTree[p] == "" && tempName.MatchString(p) {
+				litter = append(litter, p)
+				continue
+			}
 			bad("%s is neither wholly old nor wholly new: %q (old %q, new %q)", p, v, oldTree[p], newTree[p])
 		}
+	}
+	if len(litter) > 0 {
+		w.littered++
+		if r := w.exec(t, op.stdin, op.run...); r.code != 0 {
+			bad("%s again, after a crash that left %s: exit %d: %s", op.name, litter[0], r.code, firstLines(r.stderr))
+		}
+		for _, p := range litter {
+			if _, err := os.Lstat(filepath.Join(w.repo, p)); err == nil {
+				bad("%s, left by the crash, is still there after %s ran again", p, op.name)
+			}
+		}
+		now = manifest(t, w.repo)
+		oldTree = newTree // what the next run leaves is the new tree
 	}
 	for p := range oldTree {
 		if _, ok := now[p]; !ok && newTree[p] != "" {

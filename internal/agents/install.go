@@ -523,6 +523,22 @@ func writeIfChanged(path string, old, data []byte) (File, error) {
 	return File{Path: path, Action: "updated"}, nil
 }
 
+// removeLeftTemps removes the temporary files of path that a write cut
+// short left (a kill, a power loss: TestPowerLoss, install), which would
+// otherwise stay beside the settings, in the user's tree: their names
+// are writeAtomic's alone.
+func removeLeftTemps(path string) {
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globEscape(filepath.Base(path))+".tmp[0-9]*"))
+	for _, l := range left {
+		os.Remove(l)
+	}
+}
+
+// globEscape quotes the characters filepath.Match treats as patterns.
+func globEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(s)
+}
+
 // writeAtomic replaces path with data through a temporary file and a
 // rename, so that an agent reading its settings never sees half a file.
 // A symlinked settings file (dotfiles kept elsewhere) is written where it
@@ -537,6 +553,7 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot create %s", filepath.Dir(path))
 	}
+	removeLeftTemps(path)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot write %s", path)
