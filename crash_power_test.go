@@ -40,7 +40,7 @@ func TestPowerLoss(t *testing.T) {
 	if err := crashfs.Available(); err != nil {
 		t.Skip(err)
 	}
-	points, all := 6, false
+	points, all := 4, false
 	if v := os.Getenv("CRASH_POINTS"); v == "all" {
 		all = true
 	} else if v != "" {
