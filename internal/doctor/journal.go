@@ -145,8 +145,9 @@ func cutShortPrune(left []*store.Record) Check {
 	if len(left) == 0 {
 		return Check{Name: "prune", Message: "prune: a prune was cut short before it compacted the journal", Fix: fix}
 	}
-	return Check{Name: "prune", Message: fmt.Sprintf("prune: a prune was cut short: the refs of %d %s it pruned are still there (%s)",
-		len(left), fault.Plural(len(left), "checkpoint", "checkpoints"), recordIDs(left)), Fix: fix}
+	return Check{Name: "prune", Message: fmt.Sprintf("prune: a prune was cut short: %s %d %s it pruned %s still there (%s)",
+		fault.Plural(len(left), "the ref of", "the refs of"), len(left), fault.Plural(len(left), "checkpoint", "checkpoints"),
+		fault.Plural(len(left), "is", "are"), recordIDs(left)), Fix: fix}
 }
 
 func recordIDs(recs []*store.Record) string {
@@ -166,12 +167,22 @@ func (d *Doctor) finishPrune(ctx context.Context, j *store.Journal) ([]string, e
 	if cut, _ := store.CutShortPrune(j, refs); !cut {
 		return nil, nil
 	}
-	left, err := d.Store.FinishPrune(ctx, j, refs)
+	deleted, locked, err := d.Store.FinishPrune(ctx, j, refs)
 	if err != nil {
 		return nil, err
 	}
-	if len(left) == 0 {
-		return []string{"finished a prune cut short: compacted the journal"}, nil
+	refsOf := func(recs []*store.Record) string {
+		return fault.Plural(len(recs), "the ref of ", "the refs of ") + recordIDs(recs)
 	}
-	return []string{fmt.Sprintf("finished a prune cut short: deleted the refs of %s, compacted the journal", recordIDs(left))}, nil
+	switch {
+	case len(locked) > 0 && len(deleted) > 0:
+		return []string{fmt.Sprintf("finished part of a prune cut short: deleted %s; %s %s locked by a git still running (or killed moments ago): run doctor --fix again once it is done",
+			refsOf(deleted), refsOf(locked), fault.Plural(len(locked), "is", "are"))}, nil
+	case len(locked) > 0:
+		return []string{fmt.Sprintf("left a prune cut short: %s %s locked by a git still running (or killed moments ago): run doctor --fix again once it is done",
+			refsOf(locked), fault.Plural(len(locked), "is", "are"))}, nil
+	case len(deleted) > 0:
+		return []string{fmt.Sprintf("finished a prune cut short: deleted %s, compacted the journal", refsOf(deleted))}, nil
+	}
+	return []string{"finished a prune cut short: compacted the journal"}, nil
 }

@@ -177,20 +177,33 @@ func CutShortPrune(j *Journal, refs map[int]string) (cut bool, left []*Record) {
 
 // FinishPrune finishes a prune that was cut short (CutShortPrune) as it
 // would have finished: the refs it left go, and the journal is
-// compacted. It returns the checkpoints whose refs it deleted. The
-// caller holds the lock.
-func (s *Store) FinishPrune(ctx context.Context, j *Journal, refs map[int]string) ([]*Record, error) {
+// compacted. A ref whose lock is young (a git still writing it, or one
+// killed moments ago: refLockGone) stays, and so does the prune, unfinished
+// for a later call: compacting would drop the record of a ref still
+// there. It returns the checkpoints whose refs it deleted and those it
+// left locked. The caller holds the lock.
+func (s *Store) FinishPrune(ctx context.Context, j *Journal, refs map[int]string) (deleted, locked []*Record, err error) {
 	cut, left := CutShortPrune(j, refs)
 	if !cut {
-		return nil, nil
+		return nil, nil, nil
 	}
-	if err := s.deleteRefs(ctx, left); err != nil {
-		return nil, err
+	for _, c := range left {
+		if s.CommonDir == "" || s.refLockGone(c.N) {
+			deleted = append(deleted, c)
+		} else {
+			locked = append(locked, c)
+		}
+	}
+	if err := s.deleteRefs(ctx, deleted); err != nil {
+		return nil, locked, err
+	}
+	if len(locked) > 0 {
+		return deleted, locked, nil
 	}
 	if _, err := s.Compact(j); err != nil {
-		return left, fault.Wrap(err, fault.FailedIO, "cannot compact the journal (it is whole as it is)")
+		return deleted, nil, fault.Wrap(err, fault.FailedIO, "cannot compact the journal (it is whole as it is)")
 	}
-	return left, nil
+	return deleted, nil, nil
 }
 
 // PruneIfDue prunes when the last prune is at least PruneEvery old, and
