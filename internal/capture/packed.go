@@ -40,8 +40,8 @@ import (
 // 100,000 files, against 10 ms for their pack).
 
 // packMin is the fewest new trees, with no blob, a capture stores in a
-// pack of their own (git.WritePack) rather than in one `git mktree`,
-// which writes them loose. With blobs the tool hashed, a pack is always
+// pack of their own (git.WritePack) rather than loose (git.WriteLoose,
+// each synced before its name). With blobs the tool hashed, a pack is always
 // made, however few the objects: the one process that stores a one-file
 // edit's blob and trees, where update-index, ls-files and mktree were
 // three (about 25 ms of a per-tool capture on a machine where a git

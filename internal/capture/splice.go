@@ -351,20 +351,6 @@ func (s *splice) keep(trees []git.Object) {
 	}
 }
 
-type namedEntry struct {
-	name  string
-	entry treeEntry
-}
-
-func sortedEntries(entries map[string]treeEntry) []namedEntry {
-	out := make([]namedEntry, 0, len(entries))
-	for n, e := range entries {
-		out = append(out, namedEntry{n, e})
-	}
-	slices.SortFunc(out, func(a, b namedEntry) int { return strings.Compare(a.name, b.name) })
-	return out
-}
-
 func parentOf(d string) string {
 	p := path.Dir(d)
 	if p == "." {
