@@ -76,7 +76,7 @@ func (d *Doctor) checkJournal(ctx context.Context) ([]Check, error) {
 		cs = append(cs, ch)
 	}
 	if cut, left := store.CutShortPrune(j, refs); cut {
-		cs = append(cs, cutShortPrune(left))
+		cs = append(cs, d.cutShortPrune(left))
 	}
 	for _, a := range d.Store.Aside() {
 		cs = append(cs, Check{Name: "journal", Message: "a damaged journal was kept aside when the journal was rebuilt: " + a,
@@ -139,11 +139,25 @@ func (d *Doctor) checkRewind(ctx context.Context) ([]Check, error) {
 // cutShortPrune is the report of a prune cut short after it journaled
 // what it pruned (store.CutShortPrune): --fix finishes it. Only the
 // prune's compaction left is a problem too, a small one: until it is
-// done the journal keeps the pruned records.
-func cutShortPrune(left []*store.Record) Check {
+// done the journal keeps the pruned records. Refs whose locks are young
+// are no problem yet: a git may hold them (a command killed moments
+// ago), as a young lock is none (checkLocks).
+func (d *Doctor) cutShortPrune(left []*store.Record) Check {
 	const fix = "git checkpoint doctor --fix (or the next prune) finishes it"
-	if len(left) == 0 {
+	var free, locked []*store.Record
+	for _, r := range left {
+		if d.Store.RefLocked(r.N) {
+			locked = append(locked, r)
+		} else {
+			free = append(free, r)
+		}
+	}
+	switch {
+	case len(left) == 0:
 		return Check{Name: "prune", Message: "prune: a prune was cut short before it compacted the journal", Fix: fix}
+	case len(free) == 0:
+		return Check{Name: "prune", OK: true, Message: fmt.Sprintf("prune: a prune cut short waits for the %s of %s, which a git may still hold; doctor --fix (or the next prune) finishes it once %s gone or old",
+			fault.Plural(len(locked), "lock of the ref", "locks of the refs"), recordIDs(locked), fault.Plural(len(locked), "it is", "they are"))}
 	}
 	return Check{Name: "prune", Message: fmt.Sprintf("prune: a prune was cut short: %s %d %s it pruned %s still there (%s)",
 		fault.Plural(len(left), "the ref of", "the refs of"), len(left), fault.Plural(len(left), "checkpoint", "checkpoints"),
