@@ -69,7 +69,7 @@ bench-500k: build
 
 # The power-loss test (docs/fault-safety.md): each operation crashed on a
 # filesystem that forgets what was not synced, CRASH_POINTS crash points
-# each ("all" for every one; go test alone tries 6), picked by CRASH_SEED;
+# each ("all" for every one; go test alone tries 4), picked by CRASH_SEED;
 # CRASH_OPS, a regular expression, chooses the operations. Ends with
 # "N crash points, M lost". Needs /dev/fuse and fusermount3 (root).
 CRASH_POINTS ?= all

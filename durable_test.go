@@ -185,6 +185,38 @@ func TestCaptureSyncOrder(t *testing.T) {
 		t.Fatalf("%d packs were put in place, want 1", packed)
 	}
 	refThenJournal(t, calls, 0, "refs/checkpoints/main/3")
+
+	// A file deleted, nothing new to store (a partial capture, which
+	// splices the change into the last tree): its trees are written loose,
+	// each synced before git links it to its name (git mktree, which
+	// wrote them, reads no configuration, so core.fsync never reached it,
+	// and a power loss left an empty tree under its name).
+	os.Remove(filepath.Join(dir, "d0/f.txt"))
+	calls = traced(t, dir, env, "git", "checkpoint", "--changed=d0/f.txt")
+	synced = map[string]bool{}
+	loose := 0
+	for i, c := range calls {
+		if isSync(c) && strings.Contains(c.fdPath(0), "/tmp_obj_") {
+			synced[filepath.Base(c.fdPath(0))] = true
+		}
+		from := ""
+		switch c.name {
+		case "link":
+			from = c.str(0)
+		case "linkat":
+			from = c.str(1)
+		}
+		if strings.Contains(from, "tmp_obj_") {
+			loose++
+			if !synced[filepath.Base(from)] {
+				t.Fatalf("call %d: %s is linked into place before it is synced", i, from)
+			}
+		}
+	}
+	if loose < 2 {
+		t.Fatalf("the capture of a deletion wrote %d loose objects, want its tree and its commit", loose)
+	}
+	refThenJournal(t, calls, 0, "refs/checkpoints/main/4")
 }
 
 // sameFilesystem reports whether paths a and b, both still there, are on

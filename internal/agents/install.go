@@ -590,8 +590,9 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 		return fault.Wrap(err, fault.FailedIO, "cannot create %s", filepath.Dir(path))
 	}
 	// Synced: an agent's settings must not come back empty after a
-	// power loss, which would switch its hooks off, or worse.
-	if err := durable.Replace(path, data, durable.How{Perm: mode, Sync: true, Racing: true}); err != nil {
+	// power loss, which would switch its hooks off, or worse. Swept: a
+	// write cut short left its temporary file in the person's tree.
+	if err := durable.Replace(path, data, durable.How{Perm: mode, Sync: true, Racing: true, Sweep: true}); err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot write %s", path)
 	}
 	return nil

@@ -39,14 +39,14 @@ import (
 // does not find (docs/speed.md, "Tried and left out").
 
 // packMin is the fewest new trees, with no blob, a capture stores in a
-// pack of their own (git.WritePack) rather than in one `git mktree`, which
-// writes them loose. With blobs the tool hashed, a pack is always made,
-// however few the objects: the one process that stores a one-file edit's
-// blob and trees, where update-index, ls-files and mktree were three, most
-// of a per-tool capture where process starts are dear (docs/speed.md,
-// "Every process counts"). Every pack is one more that git may open until
-// checkpoint.packEvery (64) rolls the small ones up with the loose objects
-// (at least the commits are loose).
+// pack of their own (git.WritePack) rather than loose (git.WriteLoose,
+// each synced before its name). With blobs the tool hashed, a pack is
+// always made, however few the objects: the one process that stores a
+// one-file edit's blob and trees, where update-index, ls-files and mktree
+// were three, most of a per-tool capture where process starts are dear
+// (docs/speed.md, "Every process counts"). Every pack is one more that git
+// may open until checkpoint.packEvery (64) rolls the small ones up with
+// the loose objects (at least the commits are loose).
 const packMin = 32
 
 // unique is objs without a second copy of any object (two directories

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
@@ -238,11 +237,11 @@ func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, s
 
 // write applies the named paths to the base's trees and writes every tree
 // that changed, deepest first, with blobs (hashNamed's, not stored yet):
-// in one pack when there are blobs or packMin trees or more, else in one
-// `git mktree --batch`. The ids are computed here (a parent names its
-// children's ids before git has printed them); mktree's must agree with
-// them, and a pack stores the bodies as they are, which
-// TestEncodeTreeAgreesWithMktree keeps the trees mktree writes. When the
+// in one pack when there are blobs or packMin trees or more, else loose
+// (git.WriteLoose). The ids are computed here (a parent names its
+// children's ids before git has printed them), and both ways store the
+// bodies as they are, which TestEncodeTreeAgreesWithMktree keeps the
+// trees mktree would write. When the
 // new root is one of known (trees that exist, with every tree and blob
 // below them), nothing is written. A splice is written once: its trees
 // are changed in place.
@@ -287,7 +286,6 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 		return strings.Compare(a, b)
 	})
 	var objs []git.Object
-	var written []string // the directories of objs, in order
 	root := ""
 	for _, d := range order {
 		entries := trees[d]
@@ -302,7 +300,7 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 			return "", err
 		}
 		oid := git.ObjectID("tree", body, s.hexLen)
-		objs, written = append(objs, git.Object{ID: oid, Type: "tree", Body: body}), append(written, d)
+		objs = append(objs, git.Object{ID: oid, Type: "tree", Body: body})
 		if d == "" {
 			root = oid
 		} else {
@@ -336,21 +334,10 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 		s.keep(objs)
 		return root, nil
 	}
-	// A tree's entries are final once it is written: only the trees
-	// below it, written before it, change them.
-	var in strings.Builder
-	for _, d := range written {
-		for _, e := range sortedEntries(trees[d]) {
-			in.WriteString(mktreeLine(e.name, e.entry))
-		}
-		in.WriteString("\n")
-	}
-	out, err := s.c.Git.Run(ctx, git.Cmd{Args: []string{"mktree", "--missing", "--batch"}, Stdin: []byte(in.String())})
-	if err != nil {
+	// Few trees and no blob: loose, each synced before its name (see
+	// git.WriteLoose: git mktree, which wrote them, never synced them).
+	if err := s.c.Git.WriteLoose(ctx, unique(objs), s.hexLen == 64); err != nil {
 		return "", err
-	}
-	if got := strings.Fields(string(out)); !slices.Equal(got, ids(objs)) {
-		return "", fault.New(fault.FailedInternal, "git mktree wrote trees %v, expected %v", got, ids(objs))
 	}
 	s.keep(objs)
 	return root, nil
@@ -362,20 +349,6 @@ func (s *splice) keep(trees []git.Object) {
 	for _, o := range trees {
 		s.c.Git.Trees.Keep(o.ID, o.Body)
 	}
-}
-
-type namedEntry struct {
-	name  string
-	entry treeEntry
-}
-
-func sortedEntries(entries map[string]treeEntry) []namedEntry {
-	out := make([]namedEntry, 0, len(entries))
-	for n, e := range entries {
-		out = append(out, namedEntry{n, e})
-	}
-	slices.SortFunc(out, func(a, b namedEntry) int { return strings.Compare(a.name, b.name) })
-	return out
 }
 
 func parentOf(d string) string {

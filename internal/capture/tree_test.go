@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,4 +59,60 @@ func TestEncodeTreeAgreesWithMktree(t *testing.T) {
 			t.Fatalf("tree %d: encodeTree gives %s, mktree %s", i, want[i], got[i])
 		}
 	}
+}
+
+// mktreeLine is one entry as `git mktree` reads it: "<mode> <type>
+// <oid>\t<name>", the name C-quoted when it holds a byte that would break
+// the line.
+func mktreeLine(name string, e treeEntry) string {
+	kind := "blob"
+	switch {
+	case e.isTree():
+		kind = "tree"
+	case e.mode == "160000":
+		kind = "commit"
+	}
+	mode := e.mode
+	if mode == "40000" {
+		mode = "040000"
+	}
+	return mode + " " + kind + " " + e.oid + "\t" + cQuote(name) + "\n"
+}
+
+// cQuote quotes name the way git's unquote_c_style reads it, when it must:
+// a name starting with a double quote or holding a control character,
+// backslash or quote.
+func cQuote(name string) string {
+	if !strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' }) {
+		return name
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, "\\%03o", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+type namedEntry struct {
+	name  string
+	entry treeEntry
+}
+
+func sortedEntries(entries map[string]treeEntry) []namedEntry {
+	out := make([]namedEntry, 0, len(entries))
+	for n, e := range entries {
+		out = append(out, namedEntry{n, e})
+	}
+	slices.SortFunc(out, func(a, b namedEntry) int { return strings.Compare(a.name, b.name) })
+	return out
 }

@@ -79,6 +79,11 @@ func (d *Doctor) Repair(ctx context.Context, j *store.Journal) ([]string, error)
 	if did = append(did, unlocked...); err != nil {
 		return did, err
 	}
+	// After the locks: a stale packed-refs.lock would fail the deletes.
+	finished, err := d.finishPrune(ctx, j)
+	if did = append(did, finished...); err != nil {
+		return did, err
+	}
 	bisected, err := d.repairBisect(ctx)
 	return append(did, bisected...), err
 }

@@ -75,6 +75,9 @@ func (d *Doctor) checkJournal(ctx context.Context) ([]Check, error) {
 		}
 		cs = append(cs, ch)
 	}
+	if cut, left := store.CutShortPrune(j, refs); cut {
+		cs = append(cs, d.cutShortPrune(left))
+	}
 	for _, a := range d.Store.Aside() {
 		cs = append(cs, Check{Name: "journal", Message: "a damaged journal was kept aside when the journal was rebuilt: " + a,
 			Fix: "compare it with the journal (nothing in it was dropped that parsed), then remove it: rm " + fault.ShellQuote(a)})
@@ -131,4 +134,69 @@ func (d *Doctor) checkRewind(ctx context.Context) ([]Check, error) {
 		cs = append(cs, Check{Name: "rewind", OK: true, Message: "rewinds: none interrupted"})
 	}
 	return cs, nil
+}
+
+// cutShortPrune is the report of a prune cut short after it journaled
+// what it pruned (store.CutShortPrune): --fix finishes it. Only the
+// prune's compaction left is a problem too, a small one: until it is
+// done the journal keeps the pruned records. Refs whose locks are young
+// are no problem yet: a git may hold them (a command killed moments
+// ago), as a young lock is none (checkLocks).
+func (d *Doctor) cutShortPrune(left []*store.Record) Check {
+	const fix = "git checkpoint doctor --fix (or the next prune) finishes it"
+	var free, locked []*store.Record
+	for _, r := range left {
+		if d.Store.RefLocked(r.N) {
+			locked = append(locked, r)
+		} else {
+			free = append(free, r)
+		}
+	}
+	switch {
+	case len(left) == 0:
+		return Check{Name: "prune", Message: "prune: a prune was cut short before it compacted the journal", Fix: fix}
+	case len(free) == 0:
+		return Check{Name: "prune", OK: true, Message: fmt.Sprintf("prune: a prune cut short waits for the %s of %s, which a git may still hold; doctor --fix (or the next prune) finishes it once %s gone or old",
+			fault.Plural(len(locked), "lock of the ref", "locks of the refs"), recordIDs(locked), fault.Plural(len(locked), "it is", "they are"))}
+	}
+	return Check{Name: "prune", Message: fmt.Sprintf("prune: a prune was cut short: %s %d %s it pruned %s still there (%s)",
+		fault.Plural(len(left), "the ref of", "the refs of"), len(left), fault.Plural(len(left), "checkpoint", "checkpoints"),
+		fault.Plural(len(left), "is", "are"), recordIDs(left)), Fix: fix}
+}
+
+func recordIDs(recs []*store.Record) string {
+	ids := make([]string, len(recs))
+	for i, r := range recs {
+		ids[i] = r.ID
+	}
+	return strings.Join(ids, " ")
+}
+
+// finishPrune finishes a prune cut short (store.FinishPrune) and says so.
+func (d *Doctor) finishPrune(ctx context.Context, j *store.Journal) ([]string, error) {
+	refs, err := d.Store.Refs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if cut, _ := store.CutShortPrune(j, refs); !cut {
+		return nil, nil
+	}
+	deleted, locked, err := d.Store.FinishPrune(ctx, j, refs)
+	if err != nil {
+		return nil, err
+	}
+	refsOf := func(recs []*store.Record) string {
+		return fault.Plural(len(recs), "the ref of ", "the refs of ") + recordIDs(recs)
+	}
+	switch {
+	case len(locked) > 0 && len(deleted) > 0:
+		return []string{fmt.Sprintf("finished part of a prune cut short: deleted %s; %s %s locked by a git still running (or killed moments ago): run doctor --fix again once it is done",
+			refsOf(deleted), refsOf(locked), fault.Plural(len(locked), "is", "are"))}, nil
+	case len(locked) > 0:
+		return []string{fmt.Sprintf("left a prune cut short: %s %s locked by a git still running (or killed moments ago): run doctor --fix again once it is done",
+			refsOf(locked), fault.Plural(len(locked), "is", "are"))}, nil
+	case len(deleted) > 0:
+		return []string{fmt.Sprintf("finished a prune cut short: deleted %s, compacted the journal", refsOf(deleted))}, nil
+	}
+	return []string{"finished a prune cut short: compacted the journal"}, nil
 }

@@ -7,6 +7,7 @@ package durable
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -49,6 +50,9 @@ func Replace(path string, data []byte, how How) error {
 	perm := how.Perm
 	if perm == 0 {
 		perm = 0o600 // the store's files are the person's alone
+	}
+	if how.Sweep {
+		sweep(path)
 	}
 	var f *os.File
 	var err error
@@ -98,6 +102,21 @@ type How struct {
 	// several processes may replace at once (hooks run together); one of
 	// them wins, whole.
 	Racing bool
+	// Sweep first removes the temporary files a Replace of path cut short
+	// (a kill, a power loss) left beside it: for a file in a person's
+	// tree, where one would stay in sight. A racing writer's file swept
+	// makes that writer fail, never the file torn.
+	Sweep bool
+}
+
+// sweep removes the temporary files Replace may have left for path.
+func sweep(path string) {
+	os.Remove(path + ".tmp")
+	escape := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+escape.Replace(filepath.Base(path))+".tmp[0-9]*"))
+	for _, l := range left {
+		os.Remove(l)
+	}
 }
 
 // WriteFile replaces path with data so that a power loss leaves the old

@@ -67,9 +67,50 @@ func (r *Runner) Push(ctx context.Context, req PushRequest) error {
 		args = append(args, "--force-with-lease="+u.Ref+":"+u.Old)
 		specs = append(specs, u.New+":"+u.Ref)
 	}
+	if r.localRemote(ctx, req.Remote) {
+		args = append(args, "--receive-pack=git -c "+durable[0]+" -c "+durable[1]+" receive-pack")
+	}
 	args = append(append(args, "--", req.Remote), specs...)
 	_, err := r.Run(ctx, Cmd{Args: args})
 	return err
+}
+
+// localRemote says whether every URL a push to remote (a remote's name or
+// a URL) goes to is a repository on this machine (a path, or file://).
+// git runs the receiving git of such a push itself, but with none of the
+// configuration given to the pushing one (git clears GIT_CONFIG_PARAMETERS
+// for a local transport), so it wrote loose objects and refs with the
+// remote's own core.fsync, whose default syncs neither: a power loss left
+// the remote with empty objects under its new refs (TestPowerLoss, push).
+// Push then names the receiving command with the durable configuration.
+// Over ssh, git daemon or http the server's configuration is the
+// server's: a restricted shell (git-shell, a forge) refuses a command
+// with options.
+func (r *Runner) localRemote(ctx context.Context, remote string) bool {
+	urls := []string{remote}
+	if out, err := r.Run(ctx, Cmd{Args: []string{"remote", "get-url", "--push", "--all", remote}}); err == nil {
+		urls = strings.Split(strings.TrimSpace(string(out)), "\n")
+	}
+	for _, u := range urls {
+		if !localURL(u) {
+			return false
+		}
+	}
+	return len(urls) > 0
+}
+
+// localURL is git's reading of a URL as a path on this machine: file://,
+// or no scheme and no host: part before the first slash (scp's
+// host:path).
+func localURL(u string) bool {
+	if strings.HasPrefix(u, "file://") {
+		return true
+	}
+	if u == "" || strings.Contains(u, "://") {
+		return false
+	}
+	colon, slash := strings.IndexByte(u, ':'), strings.IndexByte(u, '/')
+	return colon < 0 || (slash >= 0 && slash < colon)
 }
 
 // Fetch runs `git fetch` of refspecs from remote. It writes no FETCH_HEAD
@@ -101,19 +142,5 @@ func (r *Runner) fetch(ctx context.Context, remote string, prune bool, refspecs 
 // WriteBlob stores data as a blob and returns its id.
 func (r *Runner) WriteBlob(ctx context.Context, data []byte) (string, error) {
 	out, err := r.Run(ctx, Cmd{Args: []string{"hash-object", "-w", "--stdin"}, Stdin: data})
-	return strings.TrimSpace(string(out)), err
-}
-
-// MkTree writes a tree of entries (one level: each Path a plain name) with
-// `git mktree -z` and returns its id.
-func (r *Runner) MkTree(ctx context.Context, entries []TreeEntry) (string, error) {
-	var in strings.Builder
-	for _, e := range entries {
-		if strings.ContainsAny(e.Path, "/\x00") || e.Path == "" {
-			return "", fmt.Errorf("git mktree: %q is not a name", e.Path)
-		}
-		fmt.Fprintf(&in, "%s %s %s\t%s\x00", e.Mode, e.Type, e.OID, e.Path)
-	}
-	out, err := r.Run(ctx, Cmd{Args: []string{"mktree", "-z"}, Stdin: []byte(in.String())})
 	return strings.TrimSpace(string(out)), err
 }

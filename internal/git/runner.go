@@ -65,9 +65,13 @@ var pinned = []string{
 	// or packed-refs: the power-loss test found each (TestPowerLoss,
 	// docs/fault-safety.md). fsync, not batch: batch's writeout-only
 	// flushes promise nothing on Linux.
-	"core.fsync=committed,index",
-	"core.fsyncMethod=fsync",
+	durable[0], durable[1],
 }
+
+// durable is the configuration that makes git sync what it writes
+// before naming it (see pinned); a push gives it to the receiving git of
+// a remote on this machine too (Push).
+var durable = [2]string{"core.fsync=committed,index", "core.fsyncMethod=fsync"}
 
 // Runner runs git in one repository.
 type Runner struct {

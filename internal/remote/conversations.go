@@ -79,7 +79,7 @@ func writeConversations(ctx context.Context, g *git.Runner, j *store.Journal, ke
 		}
 		entries = append(entries, git.TreeEntry{Mode: "100644", Type: "blob", OID: blob, Path: it.Name})
 	}
-	tree, err := g.MkTree(ctx, entries)
+	tree, err := g.StoreTree(ctx, entries)
 	if err != nil {
 		return "", 0, nil, err
 	}

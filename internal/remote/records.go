@@ -110,7 +110,7 @@ func (r *Records) write(ctx context.Context, g *git.Runner, parents []string) (s
 		}
 		entries = append(entries, git.TreeEntry{Mode: "100644", Type: "blob", OID: id, Path: f.name})
 	}
-	tree, err := g.MkTree(ctx, entries)
+	tree, err := g.StoreTree(ctx, entries)
 	if err != nil {
 		return "", err
 	}

@@ -87,6 +87,17 @@ func (s *Store) NextN(j *Journal) int {
 	return n
 }
 
+// RefLocked reports whether checkpoint n's ref has a young lock, which a
+// git may still hold (a stale one does not count: the next writer
+// removes it). It removes nothing.
+func (s *Store) RefLocked(n int) bool {
+	if s.CommonDir == "" {
+		return false
+	}
+	fi, err := os.Lstat(s.refLock(n))
+	return err == nil && !(LockFile{Age: time.Since(fi.ModTime())}).Stale()
+}
+
 // refLockGone reports whether checkpoint n's ref has no lock (any more):
 // there was none, or it was stale and is now removed.
 func (s *Store) refLockGone(n int) bool { return lockGone(s.refLock(n), false) }

@@ -41,11 +41,16 @@ const PruneEvery = time.Hour
 // doctor, since something other than the tool moved it.
 func Select(j *Journal, refs Refs, r Retention, now time.Time) (doomed, forgotten []*Record, kept int) {
 	var live []*Record
+	pruned := j.PrunedIDs()
 	for _, c := range j.Checkpoints() {
 		switch {
+		case refs.Live(c) && pruned[c.ID]:
+			// A prune cut short named it and left its ref: it goes,
+			// as that prune decided, whatever the rules say now.
+			doomed = append(doomed, c)
 		case refs.Live(c):
 			live = append(live, c)
-		case refs[c.N] == "" && !j.Pruned(c.ID):
+		case refs[c.N] == "" && !pruned[c.ID]:
 			forgotten = append(forgotten, c)
 		}
 	}
@@ -116,27 +121,89 @@ func (s *Store) Prune(ctx context.Context, j *Journal, refs Refs, r Retention, d
 	if err := s.Append(j, Event{Type: EventPruned, Pruned: ids}); err != nil {
 		return nil, err
 	}
-	if len(doomed) > 0 {
-		var deletes []git.RefUpdate
-		for _, c := range doomed {
-			if c.Commit == "" {
-				continue // a record without a commit has no ref to delete
-			}
-			deletes = append(deletes, git.RefUpdate{Ref: s.Ref(c.N), Old: c.Commit})
-		}
-		// Deleting refs takes packed-refs.lock, which a prune killed
-		// there leaves; a stale one goes (a young one may be any git's).
-		if s.CommonDir != "" {
-			lockGone(filepath.Join(s.CommonDir, "packed-refs.lock"), true)
-		}
-		if err := s.Git.UpdateRefs(ctx, deletes); err != nil {
-			return nil, fault.Wrap(err, fault.FailedGit, "cannot delete the pruned checkpoints' refs; none was deleted")
-		}
+	if err := s.deleteRefs(ctx, doomed); err != nil {
+		return nil, err
 	}
 	if _, err := s.Compact(j); err != nil {
 		return nil, fault.Wrap(err, fault.FailedIO, "pruned %d checkpoints, but could not compact the journal (it is whole as it is)", len(ids))
 	}
 	return res, nil
+}
+
+// deleteRefs deletes the refs of recs in one transaction, each only
+// while it names its record's commit.
+func (s *Store) deleteRefs(ctx context.Context, recs []*Record) error {
+	var deletes []git.RefUpdate
+	for _, c := range recs {
+		if c.Commit == "" {
+			continue // a record without a commit has no ref to delete
+		}
+		deletes = append(deletes, git.RefUpdate{Ref: s.Ref(c.N), Old: c.Commit})
+	}
+	if len(deletes) == 0 {
+		return nil
+	}
+	// Deleting refs takes packed-refs.lock, which a prune killed there
+	// leaves; a stale one goes (a young one may be any git's).
+	if s.CommonDir != "" {
+		lockGone(filepath.Join(s.CommonDir, "packed-refs.lock"), true)
+	}
+	if err := s.Git.UpdateRefs(ctx, deletes); err != nil {
+		return fault.Wrap(err, fault.FailedGit, "cannot delete the pruned checkpoints' refs; none was deleted")
+	}
+	return nil
+}
+
+// CutShortPrune says whether a prune was cut short (killed, a power
+// loss, a ref it could not delete) after it journaled its pruned event:
+// every prune that finishes compacts the journal, which takes the event
+// out, so one still there marks it. left are the checkpoints the journal
+// says were pruned whose refs are still there, naming their commits.
+func CutShortPrune(j *Journal, refs Refs) (cut bool, left []*Record) {
+	for _, l := range j.lines {
+		cut = cut || l.typ == EventPruned
+	}
+	if !cut {
+		return false, nil
+	}
+	pruned := j.PrunedIDs()
+	for _, c := range j.Checkpoints() {
+		if c.Commit != "" && refs.Live(c) && pruned[c.ID] {
+			left = append(left, c)
+		}
+	}
+	return true, left
+}
+
+// FinishPrune finishes a prune that was cut short (CutShortPrune) as it
+// would have finished: the refs it left go, and the journal is
+// compacted. A ref whose lock is young (a git still writing it, or one
+// killed moments ago: refLockGone) stays, and so does the prune, unfinished
+// for a later call: compacting would drop the record of a ref still
+// there. It returns the checkpoints whose refs it deleted and those it
+// left locked. The caller holds the lock.
+func (s *Store) FinishPrune(ctx context.Context, j *Journal, refs Refs) (deleted, locked []*Record, err error) {
+	cut, left := CutShortPrune(j, refs)
+	if !cut {
+		return nil, nil, nil
+	}
+	for _, c := range left {
+		if s.CommonDir == "" || s.refLockGone(c.N) {
+			deleted = append(deleted, c)
+		} else {
+			locked = append(locked, c)
+		}
+	}
+	if err := s.deleteRefs(ctx, deleted); err != nil {
+		return nil, locked, err
+	}
+	if len(locked) > 0 {
+		return deleted, locked, nil
+	}
+	if _, err := s.Compact(j); err != nil {
+		return deleted, nil, fault.Wrap(err, fault.FailedIO, "cannot compact the journal (it is whole as it is)")
+	}
+	return deleted, nil, nil
 }
 
 // PruneIfDue prunes when the last prune is at least PruneEvery old, and

@@ -1,0 +1,65 @@
+package git
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
+)
+
+// TestStoreTreeAgreesWithMktree: the tree StoreTree writes is the one
+// git mktree writes of the same entries, in git's order, where a
+// directory sorts as if its name ended in a slash.
+func TestStoreTreeAgreesWithMktree(t *testing.T) {
+	repo := gittest.NewRepo(t)
+	r := &Runner{Dir: repo.Dir, Env: repo.Env}
+	ctx := context.Background()
+	blob, err := r.WriteBlob(ctx, []byte("x\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, err := r.WriteEmptyTree(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := []TreeEntry{
+		{Mode: "100644", Type: "blob", OID: blob, Path: "a.b"},
+		{Mode: "040000", Type: "tree", OID: empty, Path: "a"},
+		{Mode: "100755", Type: "blob", OID: blob, Path: "a-"},
+		{Mode: "100644", Type: "blob", OID: blob, Path: "b"},
+	}
+	got, err := r.StoreTree(ctx, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in strings.Builder
+	for _, e := range entries {
+		fmt.Fprintf(&in, "%s %s %s\t%s\x00", e.Mode, e.Type, e.OID, e.Path)
+	}
+	want := strings.TrimSpace(repo.GitInput(in.String(), "mktree", "-z"))
+	if got != want {
+		t.Fatalf("StoreTree wrote %s, git mktree %s", got, want)
+	}
+	if typ := strings.TrimSpace(repo.Git("cat-file", "-t", got)); typ != "tree" {
+		t.Fatalf("%s is a %s", got, typ)
+	}
+	if _, err := r.StoreTree(ctx, append(entries, entries[0])); err == nil {
+		t.Fatal("a tree with a name twice was stored")
+	}
+}
+
+// TestLocalURL: which push URLs git takes for a path on this machine,
+// whose receiving git a push then names with the durable configuration.
+func TestLocalURL(t *testing.T) {
+	for u, want := range map[string]bool{
+		"/srv/repo.git": true, "../remote.git": true, "remote.git": true, "file:///srv/repo.git": true,
+		"./a:b": true, "host:repo.git": false, "git@host:repo.git": false, "ssh://host/repo.git": false,
+		"https://host/repo.git": false, "git://host/repo.git": false, "": false,
+	} {
+		if got := localURL(u); got != want {
+			t.Errorf("localURL(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
