@@ -112,7 +112,7 @@ func TestBashCompletion(t *testing.T) {
 		{dir: repo, line: "git checkpoint sh", want: []string{"show "}},
 		{dir: repo, line: "git checkpoint ", has: []string{"list ", "log ", "completion ", "doctor "}, lacks: []string{"__complete "}},
 		{dir: repo, line: "git checkpoint completion ", want: []string{"bash ", "zsh ", "fish "}},
-		{dir: repo, line: "git checkpoint install c", want: []string{"claude ", "codex ", "copilot "}},
+		{dir: repo, line: "git checkpoint install c", want: []string{"claude ", "codex ", "copilot ", "cursor ", "cline "}},
 		{dir: repo, line: "git rewind ", want: []string{"@ ", "t1 ", "k2 ", "k1 "}},
 		{dir: repo, line: "git rewind k", want: []string{"k2 ", "k1 "}},
 		{dir: repo, line: "git rewind --out", want: []string{"--outside="}},

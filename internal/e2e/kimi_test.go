@@ -74,7 +74,18 @@ func kimiStory(t *testing.T, tools string) {
 		t.Fatalf("no session in Kimi Code's output:\n%s", first)
 	}
 	f.turnOneDone()
-	sameLines(t, "journal of turn 1", boundaries(t, f.journal(), session, "kimi"), []string{
+	// Kimi Code does not wait for a PostToolUse hook: two may run in
+	// either order, and a tool's hook that runs after the next tool's
+	// full scan reuses the checkpoint that scan made, which holds its
+	// change. Which tool calls were recorded is what is checked here.
+	var turn1 []string
+	for _, line := range boundaries(t, f.journal(), session, "kimi") {
+		if strings.HasPrefix(line, "tool ") {
+			line = strings.TrimSuffix(line, " (reused)")
+		}
+		turn1 = append(turn1, line)
+	}
+	sameLines(t, "journal of turn 1", turn1, []string{
 		"turn_start t1",
 		"tool t1 Write written.txt",
 		"tool t1 Edit written.txt",
