@@ -44,7 +44,9 @@ func kimiBlock(a Agent, begin string) string {
 }
 
 // findKimiBlock locates the block: its byte range, with the newline install
-// added before it when it did.
+// added before it when it did and the block still ends the file. With
+// lines after it, that newline now ends the line before the block, and
+// taking it would glue the two.
 func findKimiBlock(src string) (start, end int, found bool) {
 	i := strings.Index(src, "# >>> git-checkpoint ")
 	if i < 0 || (i > 0 && src[i-1] != '\n') {
@@ -55,7 +57,7 @@ func findKimiBlock(src string) (start, end int, found bool) {
 		return 0, 0, false
 	}
 	start, end = i, lineEnd(src, i+j)
-	if strings.HasPrefix(src[i:], kimiBeginNL) {
+	if strings.HasPrefix(src[i:], kimiBeginNL) && end == len(src) {
 		start--
 	}
 	return start, end, true

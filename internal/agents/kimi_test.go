@@ -162,3 +162,29 @@ func TestKimiInlineHooks(t *testing.T) {
 		t.Errorf("install changed the file: %q", got)
 	}
 }
+
+// TestKimiUninstallKeepsLinesAfter: install added a newline before its
+// block to a file that had none at its end; a line the person wrote after
+// the block must not be glued to the line before it when the block goes
+// (by uninstall, or by the install that rewrites it).
+func TestKimiUninstallKeepsLinesAfter(t *testing.T) {
+	home := t.TempDir()
+	env := Env{Home: home, Getenv: func(string) string { return "" }}
+	path := filepath.Join(home, ".kimi-code", "config.toml")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte("a = 1"), 0o644)
+	if _, err := Install(Kimi, ScopeUser, env); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	os.WriteFile(path, append(got, "b = 2\n"...), 0o644)
+	if _, err := Install(Kimi, ScopeUser, env); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Uninstall(Kimi, ScopeUser, env); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != "a = 1\nb = 2\n" {
+		t.Errorf("after a reinstall and uninstall: %q, want %q", after, "a = 1\nb = 2\n")
+	}
+}

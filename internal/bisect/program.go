@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/program"
 )
 
@@ -54,7 +55,7 @@ const graceKill = 5 * time.Second
 // or from kill; again each second while CMD outlives it, and a second
 // signal, or graceKill, kills the group.
 func (b *Bisector) run(dir string, argv []string) (int, error) {
-	path, err := program.LookPath(argv[0], dir, getenv(b.Env, "PATH"))
+	path, err := program.LookPath(argv[0], dir, git.Getenv(b.Env, "PATH"))
 	if err != nil {
 		// Not there at this checkpoint (a script the tree did not hold
 		// yet): a failure of this step, as a shell would report it.
@@ -111,16 +112,6 @@ func (b *Bisector) run(dir string, argv []string) (int, error) {
 		return 0, stop
 	}
 	return program.Status(cmd.ProcessState), nil
-}
-
-// getenv reads one variable of env.
-func getenv(env []string, name string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if len(env[i]) > len(name) && env[i][:len(name)+1] == name+"=" {
-			return env[i][len(name)+1:]
-		}
-	}
-	return ""
 }
 
 // isDir says whether p is a directory.

@@ -103,7 +103,7 @@ func (c *Capturer) attributesFiles() []string {
 	}
 	// git reads the system's file unless the variable is true; a value
 	// it would refuse counts as reading it, the side that examines more.
-	if v := envOf(c.Git.Env, "GIT_ATTR_NOSYSTEM"); v != "" {
+	if v := git.Getenv(c.Git.Env, "GIT_ATTR_NOSYSTEM"); v != "" {
 		if on, err := config.ParseBool(v); err == nil && on {
 			return files
 		}
@@ -129,16 +129,16 @@ func (c *Capturer) systemAttributes() []string {
 // core.* setting gives (configured), else name under git's directory in
 // the user's configuration directory; "" when there is none.
 func (c *Capturer) userFile(configured, name string) string {
-	switch xdg := envOf(c.Git.Env, "XDG_CONFIG_HOME"); {
+	switch xdg := git.Getenv(c.Git.Env, "XDG_CONFIG_HOME"); {
 	case configured != "":
 		if rest, ok := strings.CutPrefix(configured, "~/"); ok {
-			return filepath.Join(envOf(c.Git.Env, "HOME"), rest)
+			return filepath.Join(git.Getenv(c.Git.Env, "HOME"), rest)
 		}
 		return configured
 	case xdg != "":
 		return filepath.Join(xdg, "git", name)
-	case envOf(c.Git.Env, "HOME") != "":
-		return filepath.Join(envOf(c.Git.Env, "HOME"), ".config", "git", name)
+	case git.Getenv(c.Git.Env, "HOME") != "":
+		return filepath.Join(git.Getenv(c.Git.Env, "HOME"), ".config", "git", name)
 	}
 	return ""
 }
@@ -222,15 +222,6 @@ func indexEntries(ctx context.Context, g *git.Runner, index string) (map[string]
 		}
 	}
 	return out, nil
-}
-
-func envOf(env []string, name string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
-			return v
-		}
-	}
-	return ""
 }
 
 // rawCheck is the set of paths updateRaw examines: those in changed and,

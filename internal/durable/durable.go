@@ -42,9 +42,10 @@ func Datasync(f *os.File) error {
 }
 
 // Replace writes data as path, whole: whoever reads path sees the old
-// file or the new one, never a part. It is the one way a file is replaced
-// in this project; what it promises beyond that is said at each call by
-// how, so that a reader sees which files survive a power loss and why the
+// file or the new one, never a part. It is the way a file is replaced in
+// this project (the journal, appended to, and the hook queue, whose
+// renames are its protocol, have their own); what it promises beyond that
+// is said at each call by how, so that a reader sees which files survive a power loss and why the
 // others need not. A failure leaves no temporary file behind.
 func Replace(path string, data []byte, how How) error {
 	perm := how.Perm
@@ -52,7 +53,7 @@ func Replace(path string, data []byte, how How) error {
 		perm = 0o600 // the store's files are the person's alone
 	}
 	if how.Sweep {
-		sweep(path)
+		sweep(path, how.Racing)
 	}
 	var f *os.File
 	var err error
@@ -109,9 +110,13 @@ type How struct {
 	Sweep bool
 }
 
-// sweep removes the temporary files Replace may have left for path.
-func sweep(path string) {
-	os.Remove(path + ".tmp")
+// sweep removes the temporary files Replace may have left for path:
+// those of racing writes, or the one name of the others.
+func sweep(path string, racing bool) {
+	if !racing {
+		os.Remove(path + ".tmp")
+		return
+	}
 	escape := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
 	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+escape.Replace(filepath.Base(path))+".tmp[0-9]*"))
 	for _, l := range left {

@@ -206,6 +206,17 @@ func Anchor(env []string, repo *Repo) []string {
 		"GIT_DIR="+repo.GitDir, "GIT_WORK_TREE="+repo.Top)
 }
 
+// Getenv reads one variable of env as a process given env would: the last
+// setting wins, and "" when it has none.
+func Getenv(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
 // CleanEnv returns env without the variables that would redirect or trace
 // our git calls behind our back. GIT_INDEX_FILE in particular is set by git
 // for hooks (post-commit) and must never leak into a capture.

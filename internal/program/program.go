@@ -23,8 +23,8 @@ const MCPServer = "git-checkpoint-mcp"
 
 // The exit statuses a shell gives a program it could not run.
 const (
-	NotFound      = 127
-	NotExecutable = 126
+	notFound      = 127
+	notExecutable = 126
 )
 
 // LookPath finds the program as a shell would, relative to dir; a missing
@@ -83,9 +83,9 @@ func StartFailure(err error, name string) error {
 // run because of err (LookPath's or StartFailure's).
 func ShellStatus(err error) int {
 	if fault.As(err).Code == fault.FailedCommandNotExecutable {
-		return NotExecutable
+		return notExecutable
 	}
-	return NotFound
+	return notFound
 }
 
 // Status is the exit status of a program that ran, as a shell reports

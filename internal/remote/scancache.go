@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/secrets"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
@@ -152,21 +152,8 @@ func (c *scanCache) add(added, kept []string) error {
 		// A file of its own, renamed into place: a push that appends
 		// at the same time appends to the file it opened, which is
 		// then no one's.
-		f, err := os.CreateTemp(filepath.Dir(c.path), scanCacheFile+"-*")
-		if err != nil {
-			return err
-		}
-		_, err = f.WriteString(b.String())
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(f.Name(), c.path)
-		}
-		if err != nil {
-			os.Remove(f.Name())
-		}
-		return err
+		// Not synced: a cache, which a scan fills again.
+		return durable.Replace(c.path, []byte(b.String()), durable.How{Racing: true})
 	}
 	f, err := os.OpenFile(c.path, flags, store.PrivateFile)
 	if err != nil {

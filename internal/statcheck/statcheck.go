@@ -1,18 +1,8 @@
-package statcheck
-
-import (
-	"fmt"
-	"os"
-	"syscall"
-
-	"github.com/git-checkpoint/git-checkpoint/internal/gitindex"
-)
-
-// Package statcheck is the stat check: without a file system monitor, a capture of a small tree
-// that finds nothing changed spends most of its time starting git and
-// letting it do what the capture can do in its own process, compare every
-// file with the stat data git keeps for it (docs/speed.md, "The stat
-// check").
+// Package statcheck is the stat check: without a file system monitor, a
+// capture of a small tree that finds nothing changed spends most of its
+// time starting git and letting it do what the capture can do in its own
+// process, compare every file with the stat data git keeps for it
+// (docs/speed.md, "The stat check").
 //
 // It answers one question, whether the working tree is still the one the
 // last whole scan left, and it answers yes only when git's own scan would
@@ -45,6 +35,15 @@ import (
 // Linux's getdents; elsewhere it vouches for nothing. Its differential
 // test against git's own scan is the capture's (TestStatCheckMatchesScan,
 // FuzzStatCheck), since only a capture makes the records it checks.
+package statcheck
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/gitindex"
+)
 
 // Record is what the last whole scan without a monitor left for the stat
 // check: the capture keeps it in its state.

@@ -58,14 +58,14 @@ func (w *Workspace) LockedJournal(ctx context.Context) (*store.Journal, func(), 
 	return j, unlock, nil
 }
 
-// ReadJournal reads the journal, then lists the checkpoint refs. A
+// readJournal reads the journal, then lists the checkpoint refs. A
 // checkpoint is written ref first, journal line second, so a reader
 // without the lock that races a capture sees at worst a ref without a
 // record, which Journal repairs under the lock; the other order could
 // show a record whose ref seems deleted. Under the lock nothing is
 // written meanwhile, and the refs are listed (a git process) while the
 // journal is read and its chain checked: every rewind waits for both.
-func (w *Workspace) ReadJournal(ctx context.Context) (*store.Journal, store.Refs, error) {
+func (w *Workspace) readJournal(ctx context.Context) (*store.Journal, store.Refs, error) {
 	if !w.held {
 		j, err := w.Store.Journal()
 		if err != nil {
@@ -95,7 +95,7 @@ func (w *Workspace) ReadJournal(ctx context.Context) (*store.Journal, store.Refs
 // repaired (Warn). It takes the lock only when there is something to
 // repair, and not again when the caller already holds it.
 func (w *Workspace) Journal(ctx context.Context) (*store.Journal, store.Refs, error) {
-	j, refs, err := w.ReadJournal(ctx)
+	j, refs, err := w.readJournal(ctx)
 	if err != nil {
 		return nil, nil, err
 	}

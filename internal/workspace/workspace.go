@@ -13,7 +13,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/capture"
@@ -72,7 +71,7 @@ func Open(ctx context.Context, o Options) (w *Workspace, err error) {
 	if err != nil {
 		return nil, err
 	}
-	getenv := func(name string) string { return lookupEnv(o.Environ, name) }
+	getenv := func(name string) string { return git.Getenv(o.Environ, name) }
 	r := &git.Runner{Dir: abs, Env: git.CleanEnv(o.Environ), Trees: git.NewTrees(), Aside: git.NewAside()}
 	if getenv("GIT_CHECKPOINT_TRACE") != "" {
 		r.Trace = &git.LockedWriter{W: o.Warnings}
@@ -119,16 +118,6 @@ func Open(ctx context.Context, o Options) (w *Workspace, err error) {
 		Cwd: abs, Git: r, Repo: repo, Config: cfg, Store: st, Capture: cp, Fail: fail,
 		warnings: o.Warnings, prog: o.Prog, early: early,
 	}, nil
-}
-
-// lookupEnv reads one variable of env, the last one set winning.
-func lookupEnv(env []string, name string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
-			return v
-		}
-	}
-	return ""
 }
 
 // discover finds the repository from dir and reads its configuration.
