@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,23 +75,25 @@ func kimiStory(t *testing.T, tools string) {
 		t.Fatalf("no session in Kimi Code's output:\n%s", first)
 	}
 	f.turnOneDone()
-	// Kimi Code does not wait for a PostToolUse hook: two may run in
-	// either order, and a tool's hook that runs after the next tool's
-	// full scan reuses the checkpoint that scan made, which holds its
-	// change. Which tool calls were recorded is what is checked here.
-	var turn1 []string
+	// Kimi Code does not wait for a PostToolUse hook: the tools' hooks
+	// may run in any order, and one that runs after the next tool's full
+	// scan reuses the checkpoint that scan made, which holds its change.
+	// Which tool calls were recorded, between the turn's start and end,
+	// is what is checked here.
+	var turn1, calls []string
 	for _, line := range boundaries(t, f.journal(), session, "kimi") {
 		if strings.HasPrefix(line, "tool ") {
-			line = strings.TrimSuffix(line, " (reused)")
+			calls = append(calls, strings.TrimSuffix(line, " (reused)"))
+			continue
 		}
 		turn1 = append(turn1, line)
 	}
-	sameLines(t, "journal of turn 1", turn1, []string{
-		"turn_start t1",
-		"tool t1 Write written.txt",
-		"tool t1 Edit written.txt",
+	slices.Sort(calls)
+	sameLines(t, "turn 1's boundaries", turn1, []string{"turn_start t1", "turn_end t1 (reused)"})
+	sameLines(t, "turn 1's tool calls", calls, []string{
 		"tool t1 Bash", // Kimi Code's Bash names no files
-		"turn_end t1 (reused)",
+		"tool t1 Edit written.txt",
+		"tool t1 Write written.txt",
 	})
 	if log := f.exits(0, "git", "checkpoint", "log").stdout; !strings.Contains(log, "TURN-ONE: edit the files") {
 		t.Errorf("git checkpoint log lacks the prompt:\n%s", log)
