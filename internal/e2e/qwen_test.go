@@ -85,11 +85,14 @@ func qwenForkStory(t *testing.T, tools string) {
 			t.Errorf("journal: %q is not turn t1's", line)
 		}
 		if strings.HasPrefix(line, "tool ") {
-			// The background subagent's write may already be in a
-			// checkpoint of the main agent (its Stop scans the whole
-			// tree) when the write's own hook runs, which then reuses
-			// it: either way, the write is turn t1's.
-			tools1 = append(tools1, strings.TrimSuffix(line, " (reused)"))
+			// The background subagent's write, and it alone, may
+			// already be in a checkpoint of the main agent (its Stop
+			// scans the whole tree) when the write's own hook runs,
+			// which then reuses it: either way, the write is turn t1's.
+			if line == "tool t1 write_file sub.txt (reused)" {
+				line = "tool t1 write_file sub.txt"
+			}
+			tools1 = append(tools1, line)
 		}
 	}
 	sameLines(t, "tool calls of turn 1", tools1, []string{"tool t1 write_file written.txt", "tool t1 write_file sub.txt"})
