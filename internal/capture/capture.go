@@ -168,12 +168,13 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	}
 	// An attributes file this scan found counts already, though the
 	// state learns of it only below: git may convert what it governs.
-	deferred, attrs := false, touchesAttributes(entries)
+	attrDirs := attributesDirs(entries)
+	deferred, attrs := false, len(attrDirs) > 0
 	may := c.mayConvert(st) || attrs
 	// Changed rules of conversion have the files they govern stored
 	// again (renormalize.go).
 	rules := c.rulesSeen()
-	renorm := c.renormalizeScope(st, entries, rules)
+	renorm := renormalizeScope(st, attrDirs, rules)
 	var renormalized []string
 	switch {
 	case len(sel.updates) == 0 && len(sel.removals) == 0 && !seeded && st.Tree != "" && len(renorm) == 0:

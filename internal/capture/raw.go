@@ -360,12 +360,20 @@ func (c *Capturer) rawTree(ctx context.Context, st *indexState) (string, error) 
 	return st.RawTree, nil
 }
 
-// touchesAttributes reports whether the scan saw an attributes file.
-func touchesAttributes(entries []entry) bool {
+// attributesDirs are the directories (slash-separated, "" the top) of
+// the attributes files the scan found changed, made or removed.
+func attributesDirs(entries []entry) []string {
+	var dirs []string
 	for _, e := range entries {
-		if filepath.Base(strings.TrimSuffix(e.path, "/")) == ".gitattributes" {
-			return true
+		p := strings.TrimSuffix(e.path, "/")
+		if path.Base(p) != ".gitattributes" {
+			continue
 		}
+		d := path.Dir(p)
+		if d == "." {
+			d = ""
+		}
+		dirs = append(dirs, d)
 	}
-	return false
+	return dirs
 }

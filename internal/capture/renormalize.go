@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"path"
 	"slices"
 	"strings"
 
@@ -26,26 +25,14 @@ import (
 
 // renormalizeScope is the directories (slash-separated, "" the top) whose
 // files this capture must store again: those of the attributes files the
-// scan found changed, or the whole tree when the rules from outside it
-// (rulesSeen) differ from those the last capture recorded. None at the
-// first capture, which has nothing stored under older rules.
-func (c *Capturer) renormalizeScope(st *indexState, entries []entry, rules string) []string {
-	if st.Rules != "" && st.Rules != rules {
+// scan found changed (attrDirs), or the whole tree when the rules from
+// outside it (rulesSeen) differ from those the last capture recorded.
+// None at the first capture, which has nothing stored under older rules.
+func renormalizeScope(st *indexState, attrDirs []string, rules string) []string {
+	if st.Rules != "" && st.Rules != rules || slices.Contains(attrDirs, "") {
 		return []string{""}
 	}
-	var dirs []string
-	for _, e := range entries {
-		p := strings.TrimSuffix(e.path, "/")
-		if path.Base(p) != ".gitattributes" {
-			continue
-		}
-		d := path.Dir(p)
-		if d == "." {
-			return []string{""}
-		}
-		dirs = append(dirs, d)
-	}
-	return dirs
+	return attrDirs
 }
 
 // rulesSeen fingerprints the rules of conversion a capture cannot see in
