@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +114,20 @@ func Binary(t testing.TB, name string) string {
 func NodePath(t testing.TB) string {
 	t.Helper()
 	return filepath.Dir(Binary(t, "node"))
+}
+
+// nodeFirst puts the pinned Node.js (NodePath) first on the PATH the run
+// ends with: run.Env's, which overrides the launch's, when it sets one,
+// else the test's.
+func nodeFirst(t testing.TB, run *Run) {
+	t.Helper()
+	path := os.Getenv("PATH")
+	for _, kv := range run.Env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	run.Env = append(slices.Clip(run.Env), "PATH="+NodePath(t)+string(os.PathListSeparator)+path)
 }
 
 // npmInstall installs one pinned package into the prefix dir. --save-exact

@@ -2,9 +2,7 @@ package agenttest
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,7 +25,6 @@ import (
 func RunKimi(t testing.TB, run Run) *Result {
 	t.Helper()
 	bin := Binary(t, "kimi")
-	node := NodePath(t)
 	prepareHome(t, &run)
 	if run.Config != "" || run.Hooks != "" {
 		writeFile(t, filepath.Join(run.Home, ".kimi-code", "config.toml"), run.Config+"\n"+run.Hooks)
@@ -41,14 +38,7 @@ func RunKimi(t testing.TB, run Run) *Result {
 		// servers.
 		"KIMI_DISABLE_TELEMETRY=1", "KIMI_CODE_NO_AUTO_UPDATE=1",
 	)
-	// Node first on the PATH the run ends with, run.Env's when it sets one.
-	path := os.Getenv("PATH")
-	for _, kv := range run.Env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
-	run.Env = append(slices.Clip(run.Env), "PATH="+node+string(os.PathListSeparator)+path)
+	nodeFirst(t, &run)
 	args := append([]string{"--output-format", "stream-json"}, run.Args...)
 	args = append(args, "-p", run.Prompt)
 	return start(t, run, launch{bin: bin, args: args, env: env})

@@ -2,11 +2,8 @@ package agenttest
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -25,7 +22,6 @@ import (
 func RunPi(t testing.TB, run Run) *Result {
 	t.Helper()
 	bin := Binary(t, "pi")
-	node := NodePath(t)
 	prepareHome(t, &run)
 	agentDir := filepath.Join(run.Home, ".pi", "agent")
 	writeFile(t, filepath.Join(agentDir, "models.json"), piModels(run.URL))
@@ -46,14 +42,7 @@ func RunPi(t testing.TB, run Run) *Result {
 		// No version check, telemetry or other startup traffic.
 		"PI_OFFLINE=1", "PI_TELEMETRY=0", "PI_SKIP_VERSION_CHECK=1",
 	)
-	// Node first on the PATH the run ends with, run.Env's when it sets one.
-	path := os.Getenv("PATH")
-	for _, kv := range run.Env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
-	run.Env = append(slices.Clip(run.Env), "PATH="+node+string(os.PathListSeparator)+path)
+	nodeFirst(t, &run)
 	args := append([]string{"-p"}, run.Args...)
 	args = append(args, run.Prompt)
 	return start(t, run, launch{bin: bin, args: args, env: env})

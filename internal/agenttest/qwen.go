@@ -1,7 +1,6 @@
 package agenttest
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -23,7 +22,6 @@ import (
 func RunQwen(t testing.TB, run Run) *Result {
 	t.Helper()
 	bin := Binary(t, "qwen")
-	node := NodePath(t)
 	prepareHome(t, &run)
 	userParts := []string{qwenSettings, run.Config}
 	if run.Hooks != "" {
@@ -39,13 +37,13 @@ func RunQwen(t testing.TB, run Run) *Result {
 	}
 	writeFile(t, filepath.Join(run.Home, ".qwen", "settings.json"), user)
 	env := append(baseEnv(t, run.Home),
-		"PATH="+node+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"OPENAI_BASE_URL="+run.URL+"/v1",
 		"OPENAI_API_KEY=fake-key",
 		"OPENAI_MODEL="+QwenModel,
 		"QWEN_CODE_NO_RELAUNCH=true",
 		"QWEN_USAGE_STATISTICS_ENABLED=false",
 	)
+	nodeFirst(t, &run)
 	args := append([]string{"--yolo", "--output-format", "json", "--auth-type", "openai", "-m", QwenModel}, run.Args...)
 	args = append(args, run.Prompt)
 	return start(t, run, launch{bin: bin, args: args, env: env})
