@@ -95,22 +95,29 @@ func TestOpenCodePluginHooksItsEvents(t *testing.T) {
 // TestOpenCodeTranscriptUsesFixtures: the hook transcript plays the
 // recorded payloads, not copies that drifted from them.
 func TestOpenCodeTranscriptUsesFixtures(t *testing.T) {
-	a, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "scripts", "hook_opencode_events.txtar"))
+	transcriptPlaysFixtures(t, "hook_opencode_events.txtar", "opencode")
+}
+
+// transcriptPlaysFixtures checks that the transcript script plays every
+// payload recorded in testdata/<dir>, each as recorded.
+func transcriptPlaysFixtures(t *testing.T, script, dir string) {
+	t.Helper()
+	a, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "scripts", script))
 	if err != nil {
 		t.Fatal(err)
 	}
 	played := 0
 	for _, f := range a.Files {
-		want, err := os.ReadFile(filepath.Join("testdata", "opencode", f.Name))
+		want, err := os.ReadFile(filepath.Join("testdata", dir, f.Name))
 		if err != nil {
 			continue // the repository's files
 		}
 		played++
 		if string(f.Data) != string(want) {
-			t.Errorf("the transcript's %s differs from testdata/opencode/%s", f.Name, f.Name)
+			t.Errorf("the transcript's %s differs from testdata/%s/%s", f.Name, dir, f.Name)
 		}
 	}
-	if files, _ := filepath.Glob(filepath.Join("testdata", "opencode", "*.json")); played != len(files) {
+	if files, _ := filepath.Glob(filepath.Join("testdata", dir, "*.json")); played != len(files) {
 		t.Errorf("the transcript plays %d of the %d fixtures", played, len(files))
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -188,22 +186,5 @@ func TestPiExtensionHooksItsEvents(t *testing.T) {
 // TestPiTranscriptUsesFixtures: the hook transcript plays the recorded
 // payloads, not copies that drifted from them.
 func TestPiTranscriptUsesFixtures(t *testing.T) {
-	a, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "scripts", "hook_pi_events.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	played := 0
-	for _, f := range a.Files {
-		want, err := os.ReadFile(filepath.Join("testdata", "pi", f.Name))
-		if err != nil {
-			continue // the repository's files
-		}
-		played++
-		if string(f.Data) != string(want) {
-			t.Errorf("the transcript's %s differs from testdata/pi/%s", f.Name, f.Name)
-		}
-	}
-	if files, _ := filepath.Glob(filepath.Join("testdata", "pi", "*.json")); played != len(files) {
-		t.Errorf("the transcript plays %d of the %d fixtures", played, len(files))
-	}
+	transcriptPlaysFixtures(t, "hook_pi_events.txtar", "pi")
 }
