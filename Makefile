@@ -40,7 +40,7 @@ agents:
 # not take them hours.
 FUZZTIME ?= 10s
 FUZZTIME_ON_DISK ?= 100x
-FUZZ_ON_DISK = FuzzSummary FuzzStatCheck
+FUZZ_ON_DISK = FuzzSummary FuzzStatCheck FuzzDiffer
 fuzz:
 	@for pkg in $$($(GO) list ./...); do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -136,8 +137,8 @@ func (g *group) add(objs ...git.Object) { g.objs = append(g.objs, objs...) }
 // commit is the commit CommitTree would write for req at the time at,
 // kept for the group's pack.
 func (g *group) commit(req git.CommitRequest, at time.Time) string {
-	body := git.CommitBody(req, at)
-	id := git.ObjectID("commit", body, g.hexLen)
+	body := commitBody(req, at)
+	id := gitformat.ID("commit", body, g.hexLen)
 	g.add(git.Object{ID: id, Type: "commit", Body: body})
 	return id
 }
@@ -152,7 +153,7 @@ func (c *Capturer) heldTrees(root string, dirs []string) (map[string][]byte, boo
 		return nil, false
 	}
 	out := map[string][]byte{"": body}
-	parsed := map[string]map[string]treeEntry{}
+	parsed := map[string]map[string]gitformat.Entry{}
 	var find func(d string) ([]byte, bool, bool) // body, is a tree, held
 	find = func(d string) ([]byte, bool, bool) {
 		if b, ok := out[d]; ok {
@@ -166,16 +167,16 @@ func (c *Capturer) heldTrees(root string, dirs []string) (map[string][]byte, boo
 		entries, ok := parsed[parent]
 		if !ok {
 			var err error
-			if entries, err = parseTree(pb, len(root)/2); err != nil {
+			if entries, err = gitformat.ParseTree(pb, len(root)/2); err != nil {
 				return nil, false, false
 			}
 			parsed[parent] = entries
 		}
 		e, ok := entries[path.Base(d)]
-		if !ok || e.mode != "40000" {
+		if !ok || e.Mode != "40000" {
 			return nil, false, true
 		}
-		b, ok := c.Git.Trees.Body(e.oid)
+		b, ok := c.Git.Trees.Body(e.OID)
 		if !ok {
 			return nil, true, false
 		}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 )
 
 // New objects in one pack. A capture of a hundred edited files stores a
@@ -95,7 +96,7 @@ func (c *Capturer) hashOwn(items []*named, hexLen int) ([]git.Object, bool) {
 		}
 		todo = append(todo, it)
 	}
-	entries := make([]treeEntry, len(todo))
+	entries := make([]gitformat.Entry, len(todo))
 	bodies := make([][]byte, len(todo))
 	total := 0
 	for i, it := range todo {
@@ -106,17 +107,17 @@ func (c *Capturer) hashOwn(items []*named, hexLen int) ([]git.Object, bool) {
 		if total += len(body); err != nil || total > maxPackedBytes {
 			return nil, false
 		}
-		entries[i], bodies[i] = treeEntry{mode: mode, oid: git.ObjectID("blob", body, hexLen)}, body
+		entries[i], bodies[i] = gitformat.Entry{Mode: mode, OID: gitformat.ID("blob", body, hexLen)}, body
 	}
 	var blobs []git.Object
 	for i, it := range todo {
-		if entries[i].mode == "" {
+		if entries[i].Mode == "" {
 			it.present = false
 			continue
 		}
 		it.entry = entries[i]
-		if !it.inBase || it.base.oid != it.entry.oid {
-			blobs = append(blobs, git.Object{ID: it.entry.oid, Type: "blob", Body: bodies[i]})
+		if !it.inBase || it.base.OID != it.entry.OID {
+			blobs = append(blobs, git.Object{ID: it.entry.OID, Type: "blob", Body: bodies[i]})
 		}
 	}
 	return unique(blobs), true
@@ -149,5 +150,5 @@ func readEntry(p string, fi fs.FileInfo) ([]byte, string, error) {
 	var body bytes.Buffer
 	body.Grow(int(st.Size()) + bytes.MinRead) // room left to read EOF
 	_, err = body.ReadFrom(f)
-	return body.Bytes(), fileMode(st.Mode()), err
+	return body.Bytes(), gitformat.FileMode(st.Mode()), err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -242,8 +243,8 @@ func skipless(items []*named) []string {
 }
 
 // itemEntries are the entries the items take in the snapshot's tree.
-func itemEntries(items []*named) map[string]treeEntry {
-	out := make(map[string]treeEntry, len(items))
+func itemEntries(items []*named) map[string]gitformat.Entry {
+	out := make(map[string]gitformat.Entry, len(items))
 	for _, it := range items {
 		if it.present && !it.skip {
 			out[it.path] = it.entry
@@ -388,9 +389,9 @@ func (e *Expect) baseOf(base string, items []*named) bool {
 		}
 	}
 	for _, it := range items {
-		it.base, it.inBase = treeEntry{}, false
+		it.base, it.inBase = gitformat.Entry{}, false
 		if x := e.Entries[it.path]; x.OldMode != git.AbsentMode {
-			it.base, it.inBase = treeEntry{mode: x.OldMode, oid: x.OldOID}, true
+			it.base, it.inBase = gitformat.Entry{Mode: x.OldMode, OID: x.OldOID}, true
 		}
 	}
 	return true
@@ -405,7 +406,7 @@ func (e *Expect) met(items []*named) bool {
 		if it.skip {
 			got, has = it.base, it.inBase
 		}
-		if want := x.Mode != git.AbsentMode; has != want || has && got != (treeEntry{mode: x.Mode, oid: x.OID}) {
+		if want := x.Mode != git.AbsentMode; has != want || has && got != (gitformat.Entry{Mode: x.Mode, OID: x.OID}) {
 			return false
 		}
 	}

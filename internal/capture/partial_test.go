@@ -317,7 +317,7 @@ func TestPrehashModeFromDisk(t *testing.T) {
 	}
 	only := []string{"run.sh"}
 	pre := c.Prehash(ctx, only)
-	if pre == nil || pre.entries["run.sh"].entry.mode != "100644" {
+	if pre == nil || pre.entries["run.sh"].entry.Mode != "100644" {
 		t.Fatalf("hashing first gave %+v; want the disk's 100644", pre)
 	}
 	rec, err := c.Capture(ctx, j, Options{Reason: "tool", Only: only, Prehash: pre})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/statcheck"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
@@ -21,8 +22,8 @@ type pendingEntry struct {
 	Stat string `json:"stat,omitempty"` // see statKey; "" when racy
 }
 
-func (p pendingEntry) entry() (treeEntry, bool) {
-	return treeEntry{mode: p.Mode, oid: p.OID}, p.Mode != ""
+func (p pendingEntry) entry() (gitformat.Entry, bool) {
+	return gitformat.Entry{Mode: p.Mode, OID: p.OID}, p.Mode != ""
 }
 
 // mayDefer reports whether a scan's selection can be taken without
@@ -141,7 +142,7 @@ func (c *Capturer) deferUpdates(ctx context.Context, j *store.Journal, st *index
 		it.count(&snap.Changes, before, had)
 		rec := pendingEntry{}
 		if it.present {
-			rec = pendingEntry{Mode: it.entry.mode, OID: it.entry.oid, Stat: trustedStat(it.fi, hashed)}
+			rec = pendingEntry{Mode: it.entry.Mode, OID: it.entry.OID, Stat: trustedStat(it.fi, hashed)}
 		}
 		pending[it.path] = rec
 		if !it.known {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 )
 
 // Parallel tool calls fire their hooks at once, and each capture waits
@@ -24,7 +25,7 @@ type Prehash struct {
 }
 
 type prehashed struct {
-	entry treeEntry
+	entry gitformat.Entry
 	stat  string // statKey of the file when it was hashed
 	// body is the blob's content when the tool hashed the file itself
 	// (a plain tree: Capturer.Plain), which the capture stores with its
@@ -100,7 +101,7 @@ func (c *Capturer) prehashOwn(items []*named) *Prehash {
 		if err != nil {
 			continue
 		}
-		pre.entries[it.path] = prehashed{entry: treeEntry{mode: mode}, stat: key, body: body}
+		pre.entries[it.path] = prehashed{entry: gitformat.Entry{Mode: mode}, stat: key, body: body}
 	}
 	return pre
 }
@@ -123,10 +124,10 @@ func (p *Prehash) blobs(items []*named) []git.Object {
 	var out []git.Object
 	for _, it := range items {
 		pre, ok := p.entries[it.path]
-		if !ok || pre.body == nil || !it.known || it.entry != pre.entry || (it.inBase && it.base.oid == pre.entry.oid) {
+		if !ok || pre.body == nil || !it.known || it.entry != pre.entry || (it.inBase && it.base.OID == pre.entry.OID) {
 			continue
 		}
-		out = append(out, git.Object{ID: pre.entry.oid, Type: "blob", Body: pre.body})
+		out = append(out, git.Object{ID: pre.entry.OID, Type: "blob", Body: pre.body})
 	}
 	return out
 }
@@ -148,11 +149,11 @@ func (p *Prehash) apply(items []*named, hexLen int, plain bool) {
 		if !ok || it.skip || !it.present || it.known || statKey(it.fi) != pre.stat {
 			continue
 		}
-		if (it.inBase && it.base.mode != pre.entry.mode) || (pre.body != nil && !plain) {
+		if (it.inBase && it.base.Mode != pre.entry.Mode) || (pre.body != nil && !plain) {
 			continue
 		}
-		if pre.body != nil && pre.entry.oid == "" {
-			pre.entry.oid = git.ObjectID("blob", pre.body, hexLen)
+		if pre.body != nil && pre.entry.OID == "" {
+			pre.entry.OID = gitformat.ID("blob", pre.body, hexLen)
 			p.entries[it.path] = pre
 		}
 		it.entry, it.known = pre.entry, true

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 )
 
 // The raw overlay keeps files byte for byte where git's conversions would
@@ -207,18 +208,18 @@ func (c *Capturer) examineChanged(ctx context.Context, st *indexState, rawBase, 
 }
 
 // indexEntries are the stage-0 entries of index by path.
-func indexEntries(ctx context.Context, g *git.Runner, index string) (map[string]treeEntry, error) {
+func indexEntries(ctx context.Context, g *git.Runner, index string) (map[string]gitformat.Entry, error) {
 	if _, err := os.Stat(index); err != nil {
-		return map[string]treeEntry{}, nil // an empty private index
+		return map[string]gitformat.Entry{}, nil // an empty private index
 	}
 	list, err := g.LsStage(ctx, index)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]treeEntry, len(list))
+	out := make(map[string]gitformat.Entry, len(list))
 	for _, e := range list {
 		if e.Stage == 0 {
-			out[e.Path] = treeEntry{mode: e.Mode, oid: e.OID}
+			out[e.Path] = gitformat.Entry{Mode: e.Mode, OID: e.OID}
 		}
 	}
 	return out, nil
@@ -260,7 +261,7 @@ func (c *Capturer) rawCheck(st *indexState, changed []string, all bool) []string
 // clean took. It re-examines changed and, when all is set, the files
 // kept raw whose stat data changed. It is best effort: a file it cannot
 // read or store is captured as git stores it.
-func (c *Capturer) updateRaw(ctx context.Context, st *indexState, entries map[string]treeEntry, changed []string, all bool, hexLen int) {
+func (c *Capturer) updateRaw(ctx context.Context, st *indexState, entries map[string]gitformat.Entry, changed []string, all bool, hexLen int) {
 	type found struct {
 		path string
 		fi   os.FileInfo
@@ -272,7 +273,7 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, entries map[st
 			st.RawTree = ""
 		}
 		e, ok := entries[p]
-		if !ok || (e.mode != "100644" && e.mode != "100755") {
+		if !ok || (e.Mode != "100644" && e.Mode != "100755") {
 			continue
 		}
 		full := filepath.Join(c.Repo.Top, filepath.FromSlash(p))
@@ -281,7 +282,7 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, entries map[st
 			continue
 		}
 		body, _, err := readEntry(full, fi) // never waits on a FIFO swapped in
-		if err != nil || git.ObjectID("blob", body, hexLen) == e.oid {
+		if err != nil || gitformat.ID("blob", body, hexLen) == e.OID {
 			continue
 		}
 		differ = append(differ, found{p, fi})
@@ -304,7 +305,7 @@ func (c *Capturer) updateRaw(ctx context.Context, st *indexState, entries map[st
 		if st.Raw == nil {
 			st.Raw = map[string]rawEntry{}
 		}
-		st.Raw[d.path] = rawEntry{OID: ids[d.path], Mode: fileMode(d.fi.Mode()), Size: s[0], Mtime: s[1], Ino: uint64(s[2])}
+		st.Raw[d.path] = rawEntry{OID: ids[d.path], Mode: gitformat.FileMode(d.fi.Mode()), Size: s[0], Mtime: s[1], Ino: uint64(s[2])}
 		st.RawTree = ""
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -129,7 +130,7 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 		// (everything, with no commit yet).
 		from := c.Repo.Head
 		if from == "" {
-			from = git.ObjectID("tree", nil, len(snap.Tree))
+			from = gitformat.ID("tree", nil, len(snap.Tree))
 		}
 		if rec.Changes, err = c.countChanges(ctx, from, snap.Tree); err != nil {
 			return nil, err
@@ -235,12 +236,19 @@ func (c *Capturer) headParents() []string {
 	return []string{c.Repo.Head}
 }
 
+// commitBody is the commit CommitTree writes for req, by the tool
+// (git.Identity, which every checkpoint commit has), at the time at: the
+// body a capture hashes and stores itself.
+func commitBody(req git.CommitRequest, at time.Time) []byte {
+	return gitformat.Commit{Tree: req.Tree, Parents: req.Parents, Who: git.Who, At: at, Message: req.Message}.Body()
+}
+
 // commitTree writes rec's commit, or finds it written already: in the
 // group's pack, or made ahead (sealed) when that is, byte for byte, the
 // commit rec would have at the time it was made; rec is then dated so.
 func (c *Capturer) commitTree(ctx context.Context, rec *store.Record, parents []string, sealed *sealedCommit) (string, error) {
 	req := git.CommitRequest{Tree: rec.Tree, Parents: parents, Message: store.Message(rec), Env: git.Identity}
-	if sealed != nil && bytes.Equal(git.CommitBody(req, sealed.at), sealed.body) {
+	if sealed != nil && bytes.Equal(commitBody(req, sealed.at), sealed.body) {
 		rec.At = sealed.at
 		return sealed.id, nil
 	}

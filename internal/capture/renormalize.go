@@ -61,8 +61,8 @@ func (c *Capturer) renormalize(ctx context.Context, dirs []string) ([]string, er
 	var files []git.IndexEntry
 	var paths []string
 	for p, e := range before {
-		if (e.mode == "100644" || e.mode == "100755") && under(p, dirs) {
-			files = append(files, git.IndexEntry{Mode: e.mode, OID: e.oid, Path: p})
+		if (e.Mode == "100644" || e.Mode == "100755") && under(p, dirs) {
+			files = append(files, git.IndexEntry{Mode: e.Mode, OID: e.OID, Path: p})
 			paths = append(paths, p)
 		}
 	}

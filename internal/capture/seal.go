@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -119,6 +120,6 @@ func (c *Capturer) commitAhead(j *store.Journal, tree string, opts Options) *sea
 	rec.N = j.MaxN() + 1
 	rec.ID = "k" + strconv.Itoa(rec.N)
 	rec.Previous = previous(j.Latest())
-	body := git.CommitBody(git.CommitRequest{Tree: tree, Parents: c.headParents(), Message: store.Message(rec)}, rec.At)
-	return &sealedCommit{at: rec.At, id: git.ObjectID("commit", body, len(tree)), body: body}
+	body := commitBody(git.CommitRequest{Tree: tree, Parents: c.headParents(), Message: store.Message(rec)}, rec.At)
+	return &sealedCommit{at: rec.At, id: gitformat.ID("commit", body, len(tree)), body: body}
 }

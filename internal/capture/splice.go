@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -26,9 +27,9 @@ type named struct {
 	path    string // from the top, slash-separated
 	present bool   // a regular file or a symlink is there now
 	size    int64  // of a regular file
-	base    treeEntry
+	base    gitformat.Entry
 	inBase  bool // the base tree holds a blob there
-	entry   treeEntry
+	entry   gitformat.Entry
 	skip    bool // left as the base has it (ignored, skip-worktree, too big)
 	known   bool // entry is known already; no need to hash the file
 	fi      fs.FileInfo
@@ -36,7 +37,7 @@ type named struct {
 
 // count adds the path's change to ch, against before (had false when the
 // path was absent before).
-func (it *named) count(ch *store.Changes, before treeEntry, had bool) {
+func (it *named) count(ch *store.Changes, before gitformat.Entry, had bool) {
 	switch {
 	case had && !it.present:
 		ch.Deleted++
@@ -52,7 +53,7 @@ type splice struct {
 	c      *Capturer
 	hexLen int // of the repository's object ids
 	items  []*named
-	trees  map[string]map[string]treeEntry // by directory, "" the root
+	trees  map[string]map[string]gitformat.Entry // by directory, "" the root
 	// seal, when set, gives the objects that go into the pack written
 	// aside beside the new tree (a sealed commit: seal.go).
 	seal func(root string) []git.Object
@@ -116,11 +117,11 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 	if err != nil {
 		return nil, false, err
 	}
-	raw := map[string]map[string]treeEntry{}
+	raw := map[string]map[string]gitformat.Entry{}
 	for _, d := range dirs {
 		// Not a tree, or none: the parent's entry decides.
 		if body, ok := bodies[d]; ok {
-			if raw[d], err = parseTree(body, hexLen/2); err != nil {
+			if raw[d], err = gitformat.ParseTree(body, hexLen/2); err != nil {
 				return nil, false, err
 			}
 		}
@@ -130,7 +131,7 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 	}
 	// Keep only the directories the base really holds as trees, walking
 	// from the root, and find each path's base entry.
-	trees := map[string]map[string]treeEntry{"": raw[""]}
+	trees := map[string]map[string]gitformat.Entry{"": raw[""]}
 	for _, it := range items {
 		parent := ""
 		comps := strings.Split(it.path, "/")
@@ -141,7 +142,7 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 			}
 			e, ok := entries[comp]
 			if i == len(comps)-1 {
-				if ok && e.isBlob() {
+				if ok && e.IsBlob() {
 					it.base, it.inBase = e, true
 				} else if ok && it.present {
 					return nil, false, nil // a directory or submodule becomes a file
@@ -153,7 +154,7 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 			dir := path.Join(parent, comp)
 			switch {
 			case !ok:
-			case e.isTree() && raw[dir] != nil:
+			case e.IsTree() && raw[dir] != nil:
 				trees[dir] = raw[dir]
 			default:
 				return nil, false, nil // a file or submodule on the way
@@ -205,7 +206,7 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 // index (seeded with their base entries when seed is set), and returns
 // the entries git gave them: nil when no item needed hashing; an item
 // missing from the result was gone when git looked.
-func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, seed bool) (map[string]treeEntry, error) {
+func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, seed bool) (map[string]gitformat.Entry, error) {
 	args := []string{"update-index", "--add", "--remove", "--replace"}
 	var paths []string
 	for _, it := range items {
@@ -213,7 +214,7 @@ func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, s
 			continue
 		}
 		if seed && it.inBase {
-			args = append(args, "--cacheinfo", strings.TrimPrefix(it.base.mode, "0")+","+it.base.oid+","+it.path)
+			args = append(args, "--cacheinfo", strings.TrimPrefix(it.base.Mode, "0")+","+it.base.OID+","+it.path)
 		}
 		paths = append(paths, it.path)
 	}
@@ -228,9 +229,9 @@ func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, s
 	if err != nil {
 		return nil, err
 	}
-	got := map[string]treeEntry{}
+	got := map[string]gitformat.Entry{}
 	for _, e := range entries {
-		got[e.Path] = treeEntry{mode: e.Mode, oid: e.OID}
+		got[e.Path] = gitformat.Entry{Mode: e.Mode, OID: e.OID}
 	}
 	return got, nil
 }
@@ -263,7 +264,7 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 		} else {
 			for d := dir; d != ""; d = parentOf(d) {
 				if trees[d] == nil {
-					trees[d] = map[string]treeEntry{}
+					trees[d] = map[string]gitformat.Entry{}
 				}
 			}
 			trees[dir][name] = it.entry
@@ -295,16 +296,16 @@ func (s *splice) write(ctx context.Context, known []string, blobs []git.Object) 
 			delete(parent, name) // git stores no empty directories
 			continue
 		}
-		body, err := encodeTree(entries)
+		body, err := gitformat.EncodeTree(entries)
 		if err != nil {
 			return "", err
 		}
-		oid := git.ObjectID("tree", body, s.hexLen)
+		oid := gitformat.ID("tree", body, s.hexLen)
 		objs = append(objs, git.Object{ID: oid, Type: "tree", Body: body})
 		if d == "" {
 			root = oid
 		} else {
-			parent[name] = treeEntry{mode: "40000", oid: oid}
+			parent[name] = gitformat.Entry{Mode: "40000", OID: oid}
 		}
 	}
 	if slices.Contains(known, root) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-checkpoint/git-checkpoint/internal/config"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -62,7 +63,7 @@ func (c *Capturer) addRaw(ctx context.Context, index, p string, refused error) e
 	if err != nil || ids[p] == "" {
 		return errors.Join(refused, err)
 	}
-	entry := git.IndexEntry{Mode: fileMode(fi.Mode()), OID: ids[p], Path: p}
+	entry := git.IndexEntry{Mode: gitformat.FileMode(fi.Mode()), OID: ids[p], Path: p}
 	if err := c.Git.UpdateIndexInfo(ctx, index, []git.IndexEntry{entry}); err != nil {
 		return errors.Join(refused, err)
 	}

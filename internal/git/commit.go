@@ -2,9 +2,7 @@ package git
 
 import (
 	"context"
-	"strconv"
 	"strings"
-	"time"
 )
 
 // Identity is the author and committer of the commits the tool writes
@@ -17,21 +15,8 @@ var Identity = []string{
 
 const identityName, identityEmail = "git-checkpoint", "git-checkpoint@localhost"
 
-// CommitBody is the commit object CommitTree would write for req with
-// the Identity and both dates at, in UTC: the body a caller hashes and
-// stores itself, in a pack beside the commit's trees (capture's group
-// captures), where commit-tree would be one more process for each.
-// TestCommitBodyAgreesWithCommitTree keeps the two the same.
-func CommitBody(req CommitRequest, at time.Time) []byte {
-	var b strings.Builder
-	b.WriteString("tree " + req.Tree + "\n")
-	for _, p := range req.Parents {
-		b.WriteString("parent " + p + "\n")
-	}
-	who := identityName + " <" + identityEmail + "> " + strconv.FormatInt(at.Unix(), 10) + " +0000\n"
-	b.WriteString("author " + who + "committer " + who + "\n" + req.Message)
-	return []byte(b.String())
-}
+// Who is the Identity as a commit's body names it (gitformat.Commit).
+const Who = identityName + " <" + identityEmail + ">"
 
 // CommitRequest is a commit to write with CommitTree.
 type CommitRequest struct {

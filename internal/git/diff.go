@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 )
 
 // DiffFormat is what diff-tree prints of each changed path.
@@ -21,18 +23,14 @@ const (
 
 // AbsentMode is the mode git diff-tree gives the side a path is missing
 // from.
-const AbsentMode = "000000"
+const AbsentMode = gitformat.AbsentMode
 
 // DiffEntry is one path that differs between two trees. Which fields are
 // set depends on the format: all of them for DiffRaw, Status and Path for
-// DiffNameStatus, Path alone for DiffNameOnly. A mode of AbsentMode (and
-// an id of zeros) stands for the side the path is missing from.
-type DiffEntry struct {
-	Status        string // A, D, M or T (renames are never detected)
-	OldMode, Mode string
-	OldOID, OID   string
-	Path          string
-}
+// DiffNameStatus, Path alone for DiffNameOnly. It is the type of the
+// entries the comparison in memory makes (gitformat.Differ), so that an
+// answer is the same value whoever gave it.
+type DiffEntry = gitformat.DiffEntry
 
 // DiffTreeOptions say how DiffTree compares and what it prints.
 type DiffTreeOptions struct {

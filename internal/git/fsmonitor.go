@@ -216,8 +216,8 @@ func (r *Runner) Unchanged(ctx context.Context, token string) bool {
 //
 // A token that is a watchman clock is answered by watchman itself
 // (askWatchman), where it is on PATH: the hook asks the same watchman
-// the same question, and git's sample hook spent about 60 ms more doing
-// it (Perl and its JSON module) than the whole rest of such a capture
+// the same question, and git's sample hook spent more time doing it
+// (Perl and its JSON module) than the whole rest of such a capture
 // (docs/speed.md, "With a file system monitor"). Only the clock's own
 // watchman can answer from it (sameWatch), so asking it directly cannot
 // answer for another monitor; and it lists every path but those in .git,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"sync"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 )
 
 // Trees holds the bodies of the tree objects a command has read from git
@@ -12,8 +14,7 @@ import (
 // compares that checkpoint with its target and with the windows of the
 // journal: when the trees compared are held, DiffTree walks them here
 // instead of starting a `git diff-tree` that would read and inflate them
-// again from the repository's pack (15-120 ms at 100,000 files,
-// docs/speed.md). Safe for concurrent use; a nil *Trees holds nothing.
+// again from the repository's pack (docs/speed.md). Safe for concurrent use; a nil *Trees holds nothing.
 type Trees struct {
 	mu     sync.Mutex
 	bodies map[string][]byte
@@ -56,15 +57,6 @@ func (t *Trees) Has(id string) bool {
 	return ok
 }
 
-// EmptyTree is the id of the tree with no entries in a repository whose
-// ids have hexLen digits.
-func EmptyTree(hexLen int) string {
-	if hexLen == 64 {
-		return "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
-	}
-	return "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-}
-
 // treeReader answers for tree bodies from held trees, asking one `git
 // cat-file --batch`, started on the first miss, for the others.
 type treeReader struct {
@@ -72,9 +64,6 @@ type treeReader struct {
 	ctx   context.Context
 	proc  *batchProc
 	trees *Trees
-	// from and to hold the entries of the two trees last compared, for
-	// the next two to reuse (see heldEntry).
-	from, to []heldEntry
 }
 
 // bodies returns the body of each id, in order. ok is false when one is
@@ -85,7 +74,7 @@ func (tr *treeReader) bodies(ids []string) (out [][]byte, ok bool) {
 	for i, id := range ids {
 		if b, held := tr.trees.Body(id); held {
 			out[i] = b
-		} else if id == EmptyTree(len(id)) {
+		} else if id == gitformat.EmptyTree(len(id)) {
 			out[i] = []byte{}
 		} else {
 			missing = append(missing, i)

@@ -13,8 +13,8 @@ import (
 // check-ignore reads its paths as pathspecs, where a leading ":" is magic
 // and literal pathspecs are refused: "./" keeps each a plain path, and
 // comes back as it was given. It runs with --no-index, because against an
-// index it scans all of it for every path (200 ms for 100 paths of a
-// 100,000-file tree); the few paths that match a rule are then looked up
+// index it scans all of it for every path (a cost that grows with the
+// tree times the paths); the few paths that match a rule are then looked up
 // in the real index.
 func (r *Runner) IgnoredUntracked(ctx context.Context, paths []string, env []string) (map[string]bool, error) {
 	var in strings.Builder

@@ -9,8 +9,8 @@ import (
 
 // A rewind makes two refs on the path every file of it waits for: its
 // safety checkpoint's, then the one after it. A `git update-ref` for each
-// cost 6-14 ms on a machine where starting git costs most of that
-// (docs/speed.md, "The rewind's commits made ahead"). OpenRefs starts
+// costs mostly the start of a git process (docs/speed.md, "The rewind's
+// commits made ahead"). OpenRefs starts
 // one `git update-ref --stdin -z` ahead, while other work goes on, and
 // UpdateRef then asks it for each update in a transaction of its own
 // ("start", the update, "commit"), returning once git answers that the

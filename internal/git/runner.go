@@ -42,9 +42,8 @@ var pinned = []string{
 	// Plumbing output is parsed, never paged or colored.
 	"color.ui=false",
 	// Loose objects are written at zlib's fastest level: compressing is
-	// most of what storing a new file costs (at the default level, 24 ms
-	// of the 40 it takes to store 100 files of 6 KiB), level 1 makes them
-	// 3% larger, and packing (checkpoint.packEvery) compresses them again
+	// most of what storing a new file costs at the default level,
+	// level 1 makes them a few percent larger, and packing (checkpoint.packEvery) compresses them again
 	// at pack.compression.
 	"core.looseCompression=1",
 	// A checkpoint records the disk, not git's opinion of it: the

@@ -10,9 +10,8 @@ package git
 // alone beside an idle core. At 10 (a tenth of the weight per thread) the
 // diff's threads together weigh about two ordinary processes: the walk
 // keeps a core and the diff has the rest, so both end near the same time.
-// Measured with the two alone at 100,000 files on two cores: 341 ms at 0,
-// 308 ms at 10, 306 ms at 19 (docs/speed.md, "The scan's halves share the
-// cores"). 10 rather than 19 because niceness also counts against other
+// 10 and 19 measured the same, both faster than 0 (docs/speed.md, "The
+// scan's halves share the cores"). 10 rather than 19 because niceness also counts against other
 // programs' processes where the kernel does not group them by session: a
 // busy machine slows the scan like two ordinary processes, not starves it
 // (docs/decisions.md).

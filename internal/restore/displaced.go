@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 )
 
 // LeftChangedDuring is a path written by someone else while the rewind
@@ -47,7 +48,7 @@ func (a *Applier) displaced(ctx context.Context, rel, out string, mode, oid, raw
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFLNK:
 		target, err := os.Readlink(out)
-		if mode != "120000" || err != nil || git.ObjectID("blob", []byte(target), len(oid)) != oid {
+		if mode != "120000" || err != nil || gitformat.ID("blob", []byte(target), len(oid)) != oid {
 			return "changed while the rewind ran"
 		}
 		return ""
@@ -79,7 +80,7 @@ func (a *Applier) displacedFile(ctx context.Context, rel, out, oid, raw string) 
 	if err != nil {
 		return "cannot be checked: " + err.Error()
 	}
-	got, err := git.ObjectIDOf("blob", fi.Size(), f, len(oid))
+	got, err := gitformat.IDOf("blob", fi.Size(), f, len(oid))
 	if err != nil {
 		return "cannot be checked: " + err.Error()
 	}

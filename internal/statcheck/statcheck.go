@@ -31,7 +31,7 @@
 // time, up to its first difference, before git starts; the check is only
 // made where it is a fraction of git's scan.
 //
-// It reads git's index file itself (package gitindex) and the tree with
+// It reads git's index file itself (gitformat.ParseIndex) and the tree with
 // Linux's getdents; elsewhere it vouches for nothing. Its differential
 // test against git's own scan is the capture's (TestStatCheckMatchesScan,
 // FuzzStatCheck), since only a capture makes the records it checks.
@@ -42,7 +42,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/git-checkpoint/git-checkpoint/internal/gitindex"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 )
 
 // Record is what the last whole scan without a monitor left for the stat
@@ -130,7 +130,7 @@ func Compare(top, index string, r *Record, pending map[string]Pending) string {
 	mtim, _ := Times(fi.Sys().(*syscall.Stat_t))
 	w := newTreeWalk(top, r.Ignored, data)
 	why := ""
-	err = gitindex.Parse(data, len(r.Tree)/2, func(e *gitindex.Entry) bool {
+	err = gitformat.ParseIndex(data, len(r.Tree)/2, func(e *gitformat.IndexEntry) bool {
 		if !comparable(e, mtim) {
 			why = string(e.Path) + " is not compared by its stat data"
 			return false
@@ -151,7 +151,7 @@ func Compare(top, index string, r *Record, pending map[string]Pending) string {
 // comparable reports whether an entry is one whose file the stat check
 // may vouch for: a file or a symbolic link at stage 0, compared as any
 // other, not written in the index's own instant.
-func comparable(e *gitindex.Entry, index syscall.Timespec) bool {
+func comparable(e *gitformat.IndexEntry, index syscall.Timespec) bool {
 	switch e.Mode {
 	case 0o100644, 0o100755, 0o120000:
 	default:

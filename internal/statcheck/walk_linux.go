@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/git-checkpoint/git-checkpoint/internal/gitindex"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 )
 
 // treeWalk compares a working tree with the entries of an index, for the
@@ -62,7 +62,7 @@ func (w *treeWalk) differs(s *slot, st *unix.Stat_t, err error) string {
 			key = KeyOf(st.Size, syscall.Timespec(st.Mtim), syscall.Timespec(st.Ctim), st.Ino, int64(st.Dev), st.Mode)
 		}
 		return s.pend.Differs(err == nil, key)
-	case s.pend == nil && err == nil && sameStat(gitindex.StatAt(w.index, int(s.off)), st):
+	case s.pend == nil && err == nil && sameStat(gitformat.StatAt(w.index, int(s.off)), st):
 		return ""
 	}
 	return "changed"
@@ -92,7 +92,7 @@ func (w *treeWalk) counted(g *dirEntries, ignored map[string]bool) int {
 const maxWalkers = 4
 
 func newTreeWalk(top string, ignored []string, index []byte) *treeWalk {
-	w := &treeWalk{top: top, index: index, slots: make([]slot, 0, gitindex.Len(index)),
+	w := &treeWalk{top: top, index: index, slots: make([]slot, 0, gitformat.IndexLen(index)),
 		groups: map[string]*dirEntries{}, ignored: map[string]map[string]bool{}}
 	for _, p := range ignored {
 		dir, name := splitPath(p)
@@ -110,7 +110,7 @@ func newTreeWalk(top string, ignored []string, index []byte) *treeWalk {
 
 // add files an entry of the walk's index under its directory. Its path
 // must stay valid until run returns.
-func (w *treeWalk) add(e *gitindex.Entry) {
+func (w *treeWalk) add(e *gitformat.IndexEntry) {
 	dir, name := []byte(nil), e.Path
 	if i := bytes.LastIndexByte(e.Path, '/'); i >= 0 {
 		dir, name = e.Path[:i], e.Path[i+1:]
@@ -319,7 +319,7 @@ func (w *treeWalk) checkDir(rel string, buf []byte) (subdirs []string, why strin
 // sameStat reports whether a file's stat data is what git recorded of an
 // entry: every field git compares, the change time whatever
 // core.trustCTime says, the type, and the owner's executable bit.
-func sameStat(s gitindex.Stat, fst *unix.Stat_t) bool {
+func sameStat(s gitformat.Stat, fst *unix.Stat_t) bool {
 	mtim, ctim := fst.Mtim, fst.Ctim
 	if s.MtimeSec != uint32(mtim.Sec) || s.MtimeNsec != uint32(mtim.Nsec) ||
 		s.CtimeSec != uint32(ctim.Sec) || s.CtimeNsec != uint32(ctim.Nsec) ||

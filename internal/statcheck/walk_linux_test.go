@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/git-checkpoint/git-checkpoint/internal/gitindex"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
@@ -28,7 +28,7 @@ func TestWalkExpectedNameListedIgnored(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := newTreeWalk(g, []string{"app.log"}, data)
-		if err := gitindex.Parse(data, 20, func(e *gitindex.Entry) bool {
+		if err := gitformat.ParseIndex(data, 20, func(e *gitformat.IndexEntry) bool {
 			if !pending || string(e.Path) != "app.log" {
 				w.add(e)
 			}

@@ -2,7 +2,7 @@
 
 package statcheck
 
-import "github.com/git-checkpoint/git-checkpoint/internal/gitindex"
+import "github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 
 // treeWalk is the stat check's walk, which reads directories with Linux's
 // getdents: elsewhere the check vouches for nothing, and every capture
@@ -10,6 +10,6 @@ import "github.com/git-checkpoint/git-checkpoint/internal/gitindex"
 type treeWalk struct{}
 
 func newTreeWalk(string, []string, []byte) *treeWalk { return &treeWalk{} }
-func (*treeWalk) add(*gitindex.Entry)                {}
+func (*treeWalk) add(*gitformat.IndexEntry)          {}
 func (*treeWalk) addPending(map[string]Pending)      {}
 func (*treeWalk) run() string                        { return "no walk here" }

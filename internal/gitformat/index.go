@@ -1,15 +1,16 @@
-// Package gitindex reads the entries of a git index file, read only, for
-// their stat data: what git recorded of each file when it last found the
+package gitformat
+
+// This file reads the entries of a git index file, read only, for their
+// stat data: what git recorded of each file when it last found the
 // file's content to be the entry's blob.
 //
 // git writes every index this program uses; nothing here writes one. A
 // reader of its own lets a capture compare a small tree's files with the
-// stat data git keeps without starting git (capture's stat check), and
-// the format is one git documents and keeps: versions 2 to 4
+// stat data git keeps without starting git (the stat check), and the
+// format is one git documents and keeps: versions 2 to 4
 // (gitformat-index(5)). Anything this reader does not know (another
 // version, a split index, a sparse directory entry) is an error, and the
 // caller then asks git.
-package gitindex
 
 import (
 	"bytes"
@@ -29,8 +30,8 @@ type Stat struct {
 	Size                uint32
 }
 
-// Entry is one entry of an index. Path aliases the index's bytes.
-type Entry struct {
+// IndexEntry is one entry of an index. Path aliases the index's bytes.
+type IndexEntry struct {
 	Stat
 	// Offset is where the entry begins in the index: StatAt reads its
 	// stat data again from there.
@@ -63,11 +64,11 @@ const (
 // ErrFormat is returned for an index this reader does not read.
 var ErrFormat = errors.New("index format not read here")
 
-// Parse calls fn for each entry of the index data b, in the index's
+// ParseIndex calls fn for each entry of the index data b, in the index's
 // order (by path), and stops at fn's first false. hashSize is the
 // repository's object id length in bytes (20 for SHA-1, 32 for SHA-256).
 // The entries' paths alias b.
-func Parse(b []byte, hashSize int, fn func(*Entry) bool) error {
+func ParseIndex(b []byte, hashSize int, fn func(*IndexEntry) bool) error {
 	if len(b) < headerSize || string(b[:4]) != "DIRC" {
 		return fmt.Errorf("%w: no index signature", ErrFormat)
 	}
@@ -78,7 +79,7 @@ func Parse(b []byte, hashSize int, fn func(*Entry) bool) error {
 	n := binary.BigEndian.Uint32(b[8:12])
 	off := headerSize
 	var prev []byte // version 4 compresses each path against the one before
-	var e Entry
+	var e IndexEntry
 	for i := uint32(0); i < n; i++ {
 		fixed := off + statSize + hashSize + 2
 		if fixed > len(b) {
@@ -147,15 +148,15 @@ func Parse(b []byte, hashSize int, fn func(*Entry) bool) error {
 }
 
 // StatAt is the stat data of the entry at offset off of the index b (an
-// Entry's Offset).
+// IndexEntry's Offset).
 func StatAt(b []byte, off int) Stat {
 	u := func(k int) uint32 { return binary.BigEndian.Uint32(b[off+4*k:]) }
 	return Stat{CtimeSec: u(0), CtimeNsec: u(1), MtimeSec: u(2), MtimeNsec: u(3),
 		Dev: u(4), Ino: u(5), Mode: u(6), UID: u(7), GID: u(8), Size: u(9)}
 }
 
-// Len is the number of entries the index b says it holds, 0 for no index.
-func Len(b []byte) int {
+// IndexLen is the number of entries the index b says it holds, 0 for no index.
+func IndexLen(b []byte) int {
 	if len(b) < headerSize || string(b[:4]) != "DIRC" {
 		return 0
 	}

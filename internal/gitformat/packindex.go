@@ -1,4 +1,4 @@
-package git
+package gitformat
 
 import (
 	"bytes"
@@ -13,18 +13,17 @@ import (
 	"strconv"
 )
 
-// store writes the pack and its index into dir, the object directory's
+// Store writes the pack and its index into dir, the object directory's
 // pack/, named as git names them: pack-<the pack's hash>. Each is first
 // written under a temporary name git knows (tmp_pack_*, tmp_idx_*: gc
 // removes those a killed run leaves), read-only as git makes them. The
 // pack is renamed into place before its index, since git finds a pack by
 // its index. A pack directory that is missing is made, as git makes it.
-// Spared a git process, a rewind's safety checkpoint is durable 10-20 ms
-// sooner at 10,000 files (docs/speed.md, "The pack's index written
-// here").
-func (p *pack) store(dir string) error {
-	sum := p.data[len(p.data)-p.newHash().Size():]
-	base := filepath.Join(dir, "pack-"+hex.EncodeToString(sum))
+// Spared a git process, a rewind's safety checkpoint is durable sooner
+// (docs/speed.md, "The pack's index written here").
+func (p *Pack) Store(dir string) error {
+	packSum := p.data[len(p.data)-p.newHash().Size():]
+	base := filepath.Join(dir, "pack-"+hex.EncodeToString(packSum))
 	tmpPack, err := writeTemp(dir, "tmp_pack_", p.data)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.MkdirAll(dir, 0o777); err == nil {
@@ -34,7 +33,7 @@ func (p *pack) store(dir string) error {
 	if err != nil {
 		return err
 	}
-	tmpIdx, err := writeTemp(dir, "tmp_idx_", p.index(sum))
+	tmpIdx, err := writeTemp(dir, "tmp_idx_", p.index(packSum))
 	if err != nil {
 		os.Remove(tmpPack)
 		return err
@@ -57,9 +56,9 @@ func (p *pack) store(dir string) error {
 // number and the version; how many names begin with each byte or a
 // smaller one; the names in order; each object's CRC-32 and its offset
 // in the pack, in the names' order; then the pack's hash and the hash of
-// everything before it. The pack is smaller than 2 GiB (see maxStored), so
+// everything before it. The pack is smaller than 2 GiB (see MaxStored), so
 // no offset needs the table of 8-byte ones.
-func (p *pack) index(packSum []byte) []byte {
+func (p *Pack) index(packSum []byte) []byte {
 	order := make([]int, len(p.ids))
 	for i := range order {
 		order[i] = i

@@ -1,9 +1,8 @@
-package git
+package gitformat
 
 import (
 	"bytes"
 	"compress/zlib"
-	"context"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
@@ -12,62 +11,28 @@ import (
 	"hash"
 	"hash/adler32"
 	"hash/crc32"
-	"path/filepath"
 )
 
 // packTypes are the type numbers of a pack's object headers.
 var packTypes = map[string]byte{"commit": 1, "tree": 2, "blob": 3}
 
-// WritePack stores objs (their Type, "blob", "tree" or "commit", and
-// Body) in one new pack of the repository: version 2, every object
-// whole, at zlib's fastest level like the loose objects the pinned
-// core.looseCompression writes, or stored when small (see encodePack).
-// Storing a hundred new objects loose creates a hundred files (create,
-// write, link, unlink each: 0.3-1 ms apiece on a busy disk); a pack is
-// two.
-//
-// Where the runner knows the object directory (Objects), the pack and
-// its index are written here (pack.store), as git's own pack writers
-// (pack-objects, fast-import) write theirs: each object is named by the
-// hash of the bytes packed, and an ID the caller gave that differs is an
-// error. Otherwise `git index-pack --stdin` is fed the pack and names
-// the objects. Neither checks the objects (--fsck-objects would, and
-// would also refuse content git itself commits, such as a .gitmodules
-// whose url starts with a dash): the caller gives well-formed objects,
-// as mktree and update-index would write them (capture's
-// TestEncodeTreeAgreesWithMktree).
-//
-// Either way the pack and its index are synced before they are renamed
-// into place, as git syncs its own (core.fsync's default): a sync of the
-// filesystem after the rename would not keep a power loss from leaving
-// the names with their data missing (docs/fault-safety.md). sha256 is
-// the repository's hash function.
-func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) error {
-	p, err := encodePack(objs, sha256)
-	if err != nil {
-		return err
-	}
-	if r.Objects != "" && len(p.data) < maxStored {
-		end := r.Phase("pack")
-		defer end()
-		return p.store(filepath.Join(r.Objects, "pack"))
-	}
-	_, err = r.Run(ctx, Cmd{
-		Args:  []string{"index-pack", "--stdin"},
-		Older: true, // it may be the work aside, and reads no new object
-		Stdin: p.data,
-	})
-	return err
+// MaxStored is the size of the largest pack Store writes: its index has
+// no table of 8-byte offsets. A larger one is for git index-pack. A
+// capture adds at most checkpoint.maxTotalBytes (512 MiB by default).
+const MaxStored = 1<<31 - 1
+
+// Object is an object to pack: its type ("blob", "tree" or "commit"),
+// its body and, when the caller knows it, its id, which must then be the
+// one git gives it.
+type Object struct {
+	ID, Type string
+	Body     []byte
 }
 
-// maxStored is the size of the largest pack pack.store writes; a larger
-// one goes to git index-pack. A capture adds at most
-// checkpoint.maxTotalBytes (512 MiB by default).
-const maxStored = 1<<31 - 1
-
-// A pack is the bytes of a pack file and, for its index, each object's
-// name, offset in the file and the CRC-32 of its entry there.
-type pack struct {
+// A Pack is the bytes of a pack file (version 2, every object whole)
+// and, for its index, each object's name, offset in the file and the
+// CRC-32 of its entry there.
+type Pack struct {
 	data    []byte
 	newHash func() hash.Hash
 	ids     [][]byte
@@ -75,15 +40,15 @@ type pack struct {
 	crcs    []uint32
 }
 
-// encodePack builds a pack of objs: "PACK", version 2 and the count, each
+// EncodePack builds a pack of objs: "PACK", version 2 and the count, each
 // object's header (type and size) and zlib stream, then the hash of all
 // that. An object smaller than storedMax is stored in its stream
 // uncompressed (storedStream): a tree of 20 entries is mostly raw ids,
-// which zlib shrinks by a quarter for about 70 us of Go's zlib per
-// stream, whatever its size (a Huffman table of its own). The others are
+// which zlib shrinks by a quarter at a fixed cost per stream, whatever
+// its size (a Huffman table of its own), larger than the saving. The others are
 // compressed at zlib's fastest level (compressAll). Each object is named
 // by the hash of its type, size and body, which an ID given must match.
-func encodePack(objs []Object, useSHA256 bool) (*pack, error) {
+func EncodePack(objs []Object, useSHA256 bool) (*Pack, error) {
 	streams := make([][]byte, len(objs))
 	var large []int
 	for i, o := range objs {
@@ -96,7 +61,7 @@ func encodePack(objs []Object, useSHA256 bool) (*pack, error) {
 	if err := compressAll(objs, large, streams); err != nil {
 		return nil, err
 	}
-	p := &pack{newHash: sha1.New, ids: make([][]byte, len(objs)),
+	p := &Pack{newHash: sha1.New, ids: make([][]byte, len(objs)),
 		offsets: make([]uint64, len(objs)), crcs: make([]uint32, len(objs))}
 	if useSHA256 {
 		p.newHash = sha256.New
@@ -111,7 +76,7 @@ func encodePack(objs []Object, useSHA256 bool) (*pack, error) {
 		}
 		headers[i] = objectHeader(kind, uint64(len(o.Body)))
 		size += len(headers[i]) + len(streams[i])
-		p.ids[i] = objectSum(p.newHash, o.Type, o.Body)
+		p.ids[i] = sum(p.newHash, o.Type, o.Body)
 		if o.ID != "" && o.ID != hex.EncodeToString(p.ids[i]) {
 			return nil, fmt.Errorf("%s %s holds what git names %x", o.Type, o.ID, p.ids[i])
 		}
@@ -131,6 +96,10 @@ func encodePack(objs []Object, useSHA256 bool) (*pack, error) {
 	p.data = b.Bytes()
 	return p, nil
 }
+
+// Bytes is the pack file: what `git index-pack --stdin` and `git
+// unpack-objects` read.
+func (p *Pack) Bytes() []byte { return p.data }
 
 // storedMax is the size under which an object is stored uncompressed.
 const storedMax = 1024

@@ -1,62 +1,74 @@
-package capture
+package gitformat
 
 import (
-	"context"
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
 // TestEncodeTreeAgreesWithMktree builds random trees, with names chosen
 // where git's order is subtle (a directory sorts as if its name ended in
 // "/", so "a" the tree comes after "a.b" and "a-b" but before "a0"; bytes
 // past 0x7f; quotes, tabs and newlines, which mktree's input quotes), and
-// every kind of entry, and checks that the body encodeTree gives has the
-// id git mktree gives the same entries. A pack (git.WritePack) stores the
+// every kind of entry, and checks that the body EncodeTree gives has the
+// id git mktree gives the same entries, and that ParseTree reads back
+// the entries from the body git stores. A pack (EncodePack) stores the
 // body as it is, so this is what keeps a packed tree the tree git would
 // write.
 func TestEncodeTreeAgreesWithMktree(t *testing.T) {
-	c, _ := testRepo(t, map[string]string{"a.txt": "a\n"})
-	ctx := context.Background()
+	repo := gittest.NewRepo(t)
 	names := []string{"a", "a.b", "a-b", "a0", "a_", "ab", "b", "A", "Z", "é", "\xff", "a b", "tab\tx",
 		"new\nline", `q"uote`, `back\slash`, "-dash", ".hidden", "x.c", "x", "x0", "x-y"}
 	modes := []string{"100644", "100755", "120000", "40000", "160000"}
 	rng := rand.New(rand.NewPCG(3, 9))
 	var in strings.Builder
 	var want []string
+	var trees []map[string]Entry
 	for i := 0; i < 200; i++ {
-		entries := map[string]treeEntry{}
+		entries := map[string]Entry{}
 		for n := 1 + rng.IntN(len(names)); n > 0; n-- {
 			sum := sha1.Sum([]byte(fmt.Sprint(i, n)))
-			entries[names[rng.IntN(len(names))]] = treeEntry{mode: modes[rng.IntN(len(modes))], oid: hex.EncodeToString(sum[:])}
+			entries[names[rng.IntN(len(names))]] = Entry{Mode: modes[rng.IntN(len(modes))], OID: hex.EncodeToString(sum[:])}
 		}
-		body, err := encodeTree(entries)
+		body, err := EncodeTree(entries)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append(want, git.ObjectID("tree", body, 40))
+		want = append(want, ID("tree", body, 40))
+		trees = append(trees, entries)
 		for _, e := range sortedEntries(entries) {
 			in.WriteString(mktreeLine(e.name, e.entry))
 		}
 		in.WriteString("\n")
 	}
-	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"mktree", "--missing", "--batch"}, Stdin: []byte(in.String())})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := strings.Fields(string(out))
+	got := strings.Fields(repo.GitInput(in.String(), "mktree", "--missing", "--batch"))
 	if len(got) != len(want) {
 		t.Fatalf("mktree wrote %d trees, want %d", len(got), len(want))
 	}
 	for i := range want {
 		if got[i] != want[i] {
-			t.Fatalf("tree %d: encodeTree gives %s, mktree %s", i, want[i], got[i])
+			t.Fatalf("tree %d: EncodeTree gives %s, mktree %s", i, want[i], got[i])
+		}
+		// --batch ends the body with a newline, which GitInput takes
+		// off: what stays is the body whatever its last byte.
+		answer := repo.GitInput(got[i]+"\n", "cat-file", "--batch")
+		header, body, _ := strings.Cut(answer, "\n")
+		if header != fmt.Sprintf("%s tree %d", got[i], len(body)) {
+			t.Fatalf("tree %d: cat-file answered %q for a body of %d bytes", i, header, len(body))
+		}
+		back, err := ParseTree([]byte(body), 20)
+		if err != nil {
+			t.Fatalf("tree %d: %v", i, err)
+		}
+		if !maps.Equal(back, trees[i]) {
+			t.Fatalf("tree %d: ParseTree read\n%v\nof what git stored for\n%v", i, back, trees[i])
 		}
 	}
 }
@@ -64,19 +76,19 @@ func TestEncodeTreeAgreesWithMktree(t *testing.T) {
 // mktreeLine is one entry as `git mktree` reads it: "<mode> <type>
 // <oid>\t<name>", the name C-quoted when it holds a byte that would break
 // the line.
-func mktreeLine(name string, e treeEntry) string {
+func mktreeLine(name string, e Entry) string {
 	kind := "blob"
 	switch {
-	case e.isTree():
+	case e.IsTree():
 		kind = "tree"
-	case e.mode == "160000":
+	case e.Mode == "160000":
 		kind = "commit"
 	}
-	mode := e.mode
+	mode := e.Mode
 	if mode == "40000" {
 		mode = "040000"
 	}
-	return mode + " " + kind + " " + e.oid + "\t" + cQuote(name) + "\n"
+	return mode + " " + kind + " " + e.OID + "\t" + cQuote(name) + "\n"
 }
 
 // cQuote quotes name the way git's unquote_c_style reads it, when it must:
@@ -105,10 +117,10 @@ func cQuote(name string) string {
 
 type namedEntry struct {
 	name  string
-	entry treeEntry
+	entry Entry
 }
 
-func sortedEntries(entries map[string]treeEntry) []namedEntry {
+func sortedEntries(entries map[string]Entry) []namedEntry {
 	out := make([]namedEntry, 0, len(entries))
 	for n, e := range entries {
 		out = append(out, namedEntry{n, e})

@@ -1,4 +1,4 @@
-package gitindex
+package gitformat
 
 import (
 	"fmt"
@@ -11,21 +11,21 @@ import (
 )
 
 // debugOf is what `git ls-files --debug` prints of an entry, rebuilt from
-// what Parse read: the two must agree on every path and field.
-func debugOf(e *Entry) string {
+// what ParseIndex read: the two must agree on every path and field.
+func debugOf(e *IndexEntry) string {
 	return fmt.Sprintf("%s\n  ctime: %d:%d\n  mtime: %d:%d\n  dev: %d\tino: %d\n  uid: %d\tgid: %d\n  size: %d\tflags: ",
 		e.Path, e.CtimeSec, e.CtimeNsec, e.MtimeSec, e.MtimeNsec, e.Dev, e.Ino, e.UID, e.GID, e.Size)
 }
 
 // readAll parses the repository's index and returns the entries as
 // ls-files --debug prints them (without the flags), and the entries.
-func readAll(t *testing.T, r *gittest.Repo, hashSize int) (debug []string, entries []Entry) {
+func readAll(t *testing.T, r *gittest.Repo, hashSize int) (debug []string, entries []IndexEntry) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(r.Dir, ".git", "index"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Parse(b, hashSize, func(e *Entry) bool {
+	err = ParseIndex(b, hashSize, func(e *IndexEntry) bool {
 		debug = append(debug, debugOf(e))
 		c := *e
 		c.Path = append([]byte(nil), e.Path...)
@@ -52,7 +52,7 @@ func gitDebug(r *gittest.Repo) []string {
 	return out
 }
 
-func TestParseAgreesWithGit(t *testing.T) {
+func TestParseIndexAgreesWithGit(t *testing.T) {
 	for _, version := range []string{"2", "3", "4"} {
 		t.Run("v"+version, func(t *testing.T) {
 			r := gittest.NewRepoWith(t, map[string]string{
@@ -93,7 +93,7 @@ func TestParseAgreesWithGit(t *testing.T) {
 	}
 }
 
-func TestParseFlags(t *testing.T) {
+func TestParseIndexFlags(t *testing.T) {
 	r := gittest.NewRepoWith(t, map[string]string{"a": "a", "b": "b", "c": "c"})
 	r.Git("update-index", "--skip-worktree", "b")
 	r.Git("update-index", "--assume-unchanged", "c")
@@ -108,14 +108,14 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
-func TestParseStopsAndRefuses(t *testing.T) {
+func TestParseIndexStopsAndRefuses(t *testing.T) {
 	r := gittest.NewRepoWith(t, map[string]string{"a": "a", "b": "b"})
 	b, err := os.ReadFile(filepath.Join(r.Dir, ".git", "index"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	if err := Parse(b, 20, func(*Entry) bool { n++; return false }); err != nil || n != 1 {
+	if err := ParseIndex(b, 20, func(*IndexEntry) bool { n++; return false }); err != nil || n != 1 {
 		t.Fatalf("stopped after %d entries, err %v", n, err)
 	}
 	for name, bad := range map[string][]byte{
@@ -124,7 +124,7 @@ func TestParseStopsAndRefuses(t *testing.T) {
 		"version":   append(append([]byte("DIRC"), 0, 0, 0, 5), b[8:]...),
 		"cut short": b[:40],
 	} {
-		if err := Parse(bad, 20, func(*Entry) bool { return true }); err == nil {
+		if err := ParseIndex(bad, 20, func(*IndexEntry) bool { return true }); err == nil {
 			t.Errorf("%s: parsed", name)
 		}
 	}
@@ -132,7 +132,7 @@ func TestParseStopsAndRefuses(t *testing.T) {
 	if b, err = os.ReadFile(filepath.Join(r.Dir, ".git", "index")); err != nil {
 		t.Fatal(err)
 	}
-	if err := Parse(b, 20, func(*Entry) bool { return true }); err == nil {
+	if err := ParseIndex(b, 20, func(*IndexEntry) bool { return true }); err == nil {
 		t.Error("a split index parsed as a whole one")
 	}
 }
@@ -149,10 +149,10 @@ func TestVarint(t *testing.T) {
 	}
 }
 
-// FuzzParse feeds Parse damaged indexes, from real ones of each version:
+// FuzzParseIndex feeds ParseIndex damaged indexes, from real ones of each version:
 // it must return an error or entries, never panic or read past the end,
 // since a capture maps the private index and parses whatever is there.
-func FuzzParse(f *testing.F) {
+func FuzzParseIndex(f *testing.F) {
 	r := gittest.NewRepoWith(f, map[string]string{"a": "a", "d/b": "b", "d/e/c": "c"})
 	r.Write(map[string]string{"n": "n"})
 	r.Git("add", "-N", "n")
@@ -166,11 +166,11 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, hashSize := range []int{20, 32} {
-			Parse(b, hashSize, func(e *Entry) bool {
+			ParseIndex(b, hashSize, func(e *IndexEntry) bool {
 				_ = StatAt(b, e.Offset)
 				return true
 			})
 		}
-		Len(b)
+		IndexLen(b)
 	})
 }
