@@ -87,16 +87,31 @@ func (s *Store) NextN(j *Journal) int {
 	return n
 }
 
-// RefLocked reports whether checkpoint n's ref has a young lock, which a
-// git may still hold (a stale one does not count: the next writer
-// removes it). It removes nothing.
+// RefLocked reports whether checkpoint n's ref cannot be deleted yet
+// for a young lock, which a git may still hold: its own, or
+// packed-refs.lock, which git takes to delete any ref (a stale one does
+// not count: the next writer removes it). It removes nothing.
 func (s *Store) RefLocked(n int) bool {
 	if s.CommonDir == "" {
 		return false
 	}
-	fi, err := os.Lstat(s.refLock(n))
-	return err == nil && !(LockFile{Age: time.Since(fi.ModTime())}).Stale()
+	for _, path := range []string{s.refLock(n), s.packedRefsLock()} {
+		if fi, err := os.Lstat(path); err == nil && !(LockFile{Age: time.Since(fi.ModTime())}).Stale() {
+			return true
+		}
+	}
+	return false
 }
+
+// refDeletable reports whether checkpoint n's ref can be deleted now:
+// neither its lock nor packed-refs.lock is there, stale ones being
+// removed first.
+func (s *Store) refDeletable(n int) bool {
+	return s.CommonDir == "" || (lockGone(s.packedRefsLock(), true) && s.refLockGone(n))
+}
+
+// packedRefsLock is the repository's packed-refs.lock.
+func (s *Store) packedRefsLock() string { return filepath.Join(s.CommonDir, "packed-refs.lock") }
 
 // refLockGone reports whether checkpoint n's ref has no lock (any more):
 // there was none, or it was stale and is now removed.
@@ -132,7 +147,7 @@ func (s *Store) Locks() []LockFile {
 			}
 			return nil
 		})
-		path := filepath.Join(s.CommonDir, "packed-refs.lock")
+		path := s.packedRefsLock()
 		if fi, err := os.Lstat(path); err == nil {
 			add(path, fi, true)
 		}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -146,7 +145,7 @@ func (s *Store) deleteRefs(ctx context.Context, recs []*Record) error {
 	// Deleting refs takes packed-refs.lock, which a prune killed there
 	// leaves; a stale one goes (a young one may be any git's).
 	if s.CommonDir != "" {
-		lockGone(filepath.Join(s.CommonDir, "packed-refs.lock"), true)
+		lockGone(s.packedRefsLock(), true)
 	}
 	if err := s.Git.UpdateRefs(ctx, deletes); err != nil {
 		return fault.Wrap(err, fault.FailedGit, "cannot delete the pruned checkpoints' refs; none was deleted")
@@ -177,8 +176,9 @@ func CutShortPrune(j *Journal, refs Refs) (cut bool, left []*Record) {
 
 // FinishPrune finishes a prune that was cut short (CutShortPrune) as it
 // would have finished: the refs it left go, and the journal is
-// compacted. A ref whose lock is young (a git still writing it, or one
-// killed moments ago: refLockGone) stays, and so does the prune, unfinished
+// compacted. A ref whose lock, or packed-refs.lock, is young (a git
+// still writing it, or one killed moments ago: refDeletable) stays, and
+// so does the prune, unfinished
 // for a later call: compacting would drop the record of a ref still
 // there. It returns the checkpoints whose refs it deleted and those it
 // left locked. The caller holds the lock.
@@ -188,7 +188,7 @@ func (s *Store) FinishPrune(ctx context.Context, j *Journal, refs Refs) (deleted
 		return nil, nil, nil
 	}
 	for _, c := range left {
-		if s.CommonDir == "" || s.refLockGone(c.N) {
+		if s.refDeletable(c.N) {
 			deleted = append(deleted, c)
 		} else {
 			locked = append(locked, c)
