@@ -16,7 +16,8 @@ import (
 // headless Neovim against a repository where Claude Code's hooks made one
 // turn and `git checkpoint run` another, with a manual checkpoint between
 // them: :CheckpointLog lists both prompts (a prompt's first line only)
-// with their agents and change counts, newest first; <CR> on a turn opens
+// with their agents and change counts, newest first, and shows a
+// checkpoint taken elsewhere by itself; <CR> on a turn opens
 // its diff, a deleted and an untracked new file included; a cancelled
 // :CheckpointUndoTurn changes nothing, an unknown turn shows the CLI's
 // error, a plan whose file changed while the question was asked is
@@ -69,6 +70,9 @@ func TestEditorNeovim(t *testing.T) {
 	}
 	if strings.Contains(log, "and say why") || !strings.HasPrefix(got.Log.Name, "checkpoint://log") {
 		t.Errorf("the log buffer %q shows more than the prompt's first line:\n%s", got.Log.Name, log)
+	}
+	if !got.Refreshed {
+		t.Errorf("a checkpoint taken outside Neovim did not show in the open log")
 	}
 	diff2 := strings.Join(got.DiffT2.Lines, "\n")
 	for _, s := range []string{"diff --git a/old.txt b/old.txt\ndeleted file mode", "-old", "diff --git a/notes.txt b/notes.txt\nnew file mode", "+notes"} {
@@ -148,6 +152,7 @@ type nvimDrive struct {
 	DiffT1           nvimBuffer `json:"diff_t1"`
 	LogAfter         nvimBuffer `json:"log_after"`
 	Windows          int        `json:"windows"`
+	Refreshed        bool       `json:"refreshed"`
 	CancelledPlan    []string   `json:"cancelled_plan"` // none: the split closes
 	HelloAfterCancel int        `json:"hello_after_cancel"`
 	AfterStale       struct {

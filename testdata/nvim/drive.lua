@@ -46,6 +46,11 @@ local scenes = {}
 function scenes.undo_turn()
   vim.cmd('CheckpointLog')
   out.log = shown()
+  -- A checkpoint taken elsewhere shows up in the open log by itself.
+  vim.fn.system({ 'git', 'checkpoint', '-q', '-m', 'taken in a terminal' })
+  out.refreshed = vim.wait(10000, function()
+    return vim.fn.search('taken in a terminal', 'nw') > 0
+  end, 20)
   to_log('t2')
   keys('<CR>')
   vim.cmd('wincmd j')

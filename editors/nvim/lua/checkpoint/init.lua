@@ -27,19 +27,18 @@ local function dir()
   return vim.fn.getcwd()
 end
 
--- top is the top of the working tree of dir, so that one repository has
--- one log buffer whichever file it was opened from.
-local function top(d)
-  local r = cli.run(d, { 'rev-parse', '--show-toplevel' })
-  if r.code == 0 and vim.trim(r.stdout) ~= '' then
-    return vim.trim(r.stdout)
-  end
-  return d
-end
-
--- log opens the log buffer (:CheckpointLog).
+-- log opens the log buffer (:CheckpointLog) of the working tree of the
+-- current directory. `git checkpoint status --json` names its top, so
+-- that one tree has one log whichever file it was opened from, and its
+-- state directory, whose journal the log watches; outside a repository it
+-- is the CLI's error that shows.
 function M.log(opts)
-  log.open(top(dir()), opts and opts.mods or '')
+  local st, err = cli.json(dir(), { 'checkpoint', 'status' })
+  if not st then
+    cli.report(err)
+    return
+  end
+  log.open(st.top or dir(), cli.null(st.state_dir), opts and opts.mods or '')
 end
 
 -- target is the id a command acts on: the one given, else the entry under

@@ -89,16 +89,57 @@ local function render(buf)
   end
 end
 
--- open shows the log of the repository at dir in the current window, or
--- in a new one when mods (`vertical`, `tab`, ...) are given.
-function M.open(dir, mods)
+-- watch renders buf again when the journal in state_dir changes: every
+-- checkpoint, turn and rewind appends to it, whoever takes it (an agent's
+-- hook, a terminal). The directory is watched, not the file, since a
+-- prune replaces the file; a burst of writes renders once.
+local function watch(buf, state_dir)
+  local st = logs[buf]
+  if st.watcher or not state_dir or vim.fn.isdirectory(state_dir) == 0 then
+    return
+  end
+  local w, timer = vim.loop.new_fs_event(), vim.loop.new_timer()
+  local ok = w and timer and w:start(state_dir, {}, function(err, name)
+    if err or (name ~= 'journal.jsonl' and name ~= 'journal.jsonl.head') then
+      return
+    end
+    timer:stop()
+    timer:start(150, 0, vim.schedule_wrap(function()
+      if logs[buf] and vim.api.nvim_buf_is_loaded(buf) then
+        render(buf)
+      end
+    end))
+  end)
+  if ok then
+    st.watcher, st.timer = w, timer
+  end
+end
+
+-- forget drops the state of a wiped log buffer and stops its watcher.
+local function forget(buf)
+  local st = logs[buf]
+  logs[buf] = nil
+  if st and st.watcher then
+    st.watcher:stop()
+    st.watcher:close()
+    st.timer:stop()
+    st.timer:close()
+  end
+end
+
+-- open shows the log of the working tree at dir in the current window, or
+-- in a new one when mods (`vertical`, `tab`, ...) are given; state_dir is
+-- where its journal is, to refresh the log when it changes.
+function M.open(dir, state_dir, mods)
   if mods and mods ~= '' then
     vim.cmd(mods .. ' new')
   end
   local buf = scratch('checkpoint://log' .. dir, 'checkpointlog')
   vim.api.nvim_win_set_buf(0, buf)
-  logs[buf] = logs[buf] or { dir = dir }
-  vim.api.nvim_buf_attach(buf, false, { on_detach = function() logs[buf] = nil end })
+  if not logs[buf] then
+    logs[buf] = { dir = dir }
+    vim.api.nvim_buf_attach(buf, false, { on_detach = function() forget(buf) end })
+  end
   vim.wo.wrap = false
   vim.wo.cursorline = true
   local function map(lhs, fn)
@@ -112,6 +153,7 @@ function M.open(dir, mods)
   map('R', function() render(buf) end)
   map('q', function() vim.cmd('bwipeout') end)
   render(buf)
+  watch(buf, state_dir)
   vim.api.nvim_win_set_cursor(0, { math.min(4, vim.api.nvim_buf_line_count(buf)), 0 })
   return buf
 end
