@@ -23,7 +23,9 @@ import (
 // error, a plan whose file changed while the question was asked is
 // refused (the plugin applies the plan id it showed); a confirmed one applies the plan it showed, which takes out the
 // first turn and keeps the second on disk, and the log shows the rewind.
-// A second Neovim undoes that rewind with :CheckpointUndoRewind.
+// A second Neovim undoes that rewind with :CheckpointUndoRewind; a third
+// rewinds to before t2 over a person's edit, which it keeps when the
+// person chooses so.
 func TestEditorNeovim(t *testing.T) {
 	nvim := lookNvim(t)
 	dir, err := filepath.EvalSymlinks(t.TempDir())
@@ -143,6 +145,19 @@ func TestEditorNeovim(t *testing.T) {
 		t.Fatalf(":CheckpointUndoRewind:\n%s\nmessages:\n%s\nerror: %s", plan, got.Messages, got.Error)
 	}
 	sameTree(t, "the tree after undoing the rewind", afterTurns, manifest(t, dir))
+
+	// phase: a rewind to before t2 over a person's edit of a.txt, which is
+	// refused until the person chooses to keep it
+	writeFile(t, filepath.Join(dir, "a.txt"), "one\ntwo\nmine\n", 0o644)
+	mine := manifest(t, dir)["a.txt"]
+	got = driveNvim(t, nvim, dir, env, "rewind_outside")
+	plan = strings.Join(got.Plan, "\n")
+	if got.Error != "" || !strings.HasPrefix(plan, "Rewind to before t2:  git rewind t2 --outside=keep\n") ||
+		!regexp.MustCompile(`(?m)^  delete +turn +notes\.txt$`).MatchString(plan) || !strings.Contains(plan, "applied plan p1-") {
+		t.Fatalf(":CheckpointRewind t2 keeping the outside edit:\n%s\nmessages:\n%s\nerror: %s", plan, got.Messages, got.Error)
+	}
+	wantTree = map[string]string{"a.txt": mine, "old.txt": initial["old.txt"], "hello.txt": afterTurns["hello.txt"]}
+	sameTree(t, "the tree after the rewind to before t2", wantTree, manifest(t, dir))
 }
 
 // nvimDrive is what testdata/nvim/drive.lua saw.

@@ -95,6 +95,12 @@ function scenes.undo_rewind()
   out.plan = plan()
 end
 
+-- A rewind to before t2 over a person's edit: keep it, then apply.
+function scenes.rewind_outside()
+  keys(':CheckpointRewind t2<CR>1<CR>1<CR>')
+  out.plan = plan()
+end
+
 local ok, err = pcall(scenes[os.getenv('NVIM_DRIVE_SCENE')])
 if not ok then
   out.error = tostring(err)

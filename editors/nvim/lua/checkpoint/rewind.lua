@@ -9,8 +9,9 @@ local log = require('checkpoint.log')
 local M = {}
 
 -- plan_lines describes a dry run's plan for the person to read.
-local function plan_lines(req, plan)
-  local lines = { req.title .. ':  git rewind ' .. table.concat(req.args, ' '), '' }
+local function plan_lines(req, plan, extra)
+  local args = vim.list_extend(vim.deepcopy(req.args), extra)
+  local lines = { req.title .. ':  git rewind ' .. table.concat(args, ' '), '' }
   local target = plan.checkpoint or '?'
   local rev = cli.null(plan.reverse)
   if type(rev) == 'table' and type(rev.steps) == 'table' then
@@ -114,7 +115,7 @@ local function ask(dir, req, extra)
     cli.report(err)
     return
   end
-  local buf = show(dir, plan_lines(req, plan))
+  local buf = show(dir, plan_lines(req, plan, extra))
   vim.cmd('redraw')
   if #(plan.files or {}) == 0 and #extra == 0 then
     vim.notify(req.title .. ': nothing to change', vim.log.levels.INFO)
