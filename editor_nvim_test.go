@@ -22,7 +22,8 @@ import (
 // :CheckpointUndoTurn changes nothing, an unknown turn shows the CLI's
 // error, a plan whose file changed while the question was asked is
 // refused (the plugin applies the plan id it showed); a confirmed one applies the plan it showed, which takes out the
-// first turn and keeps the second on disk, and the log shows the rewind.
+// first turn and keeps the second on disk, and the log shows the rewind,
+// whose checkpoint's <CR> shows what it changed.
 // A second Neovim undoes that rewind with :CheckpointUndoRewind; a third
 // rewinds to before t2 over a person's edit, which it keeps when the
 // person chooses so.
@@ -139,6 +140,12 @@ func TestEditorNeovim(t *testing.T) {
 		t.Errorf("the log buffer was not refreshed with %s:\n%s", doc.Checkpoints[0].ID, after)
 	}
 
+	diffRewind := strings.Join(got.DiffRewind.Lines, "\n")
+	if !strings.Contains(diffRewind, "diff --git a/hello.txt b/hello.txt\ndeleted file mode") || !strings.Contains(diffRewind, "-two") ||
+		strings.Contains(diffRewind, "notes") {
+		t.Errorf("<CR> on the rewind's checkpoint does not show what it changed since the one before it:\n%s", diffRewind)
+	}
+
 	// phase: another Neovim undoes the rewind: the tree is the turns' again
 	got = driveNvim(t, nvim, dir, env, "undo_rewind")
 	if plan := strings.Join(got.Plan, "\n"); got.Error != "" || !strings.Contains(plan, "applied plan p1-") {
@@ -166,6 +173,7 @@ type nvimDrive struct {
 	DiffT2           nvimBuffer `json:"diff_t2"`
 	DiffT1           nvimBuffer `json:"diff_t1"`
 	LogAfter         nvimBuffer `json:"log_after"`
+	DiffRewind       nvimBuffer `json:"diff_rewind"`
 	Windows          int        `json:"windows"`
 	Refreshed        bool       `json:"refreshed"`
 	CancelledPlan    []string   `json:"cancelled_plan"` // none: the split closes

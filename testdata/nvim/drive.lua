@@ -87,6 +87,11 @@ function scenes.undo_turn()
   out.plan = plan()
   to_log('t1')
   out.log_after = shown()
+  -- The rewind's own checkpoint, compared with the one before it.
+  vim.fn.search('after rewind to t1', 'w')
+  keys('<CR>')
+  vim.cmd('wincmd j')
+  out.diff_rewind = shown()
 end
 
 -- The last rewind undone, confirmed, from no log at all.
