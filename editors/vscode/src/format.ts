@@ -62,7 +62,7 @@ export function planDetail(p: PlanDoc): string {
     lines.push("Nothing to change: the files are already as the plan wants them.");
   }
   for (const f of p.files) {
-    lines.push(`${f.change.padEnd(7)} ${f.class.padEnd(12)} ${f.path}`);
+    lines.push(`${f.change} ${f.path} (${f.class})`);
   }
   if (p.left.length > 0) {
     lines.push("", "Left as they are:");

@@ -6,6 +6,8 @@
 // (TestEditorVSCode) checks the files on disk afterwards.
 //
 // Usage: node drive.js CONFIG.json, where the JSON holds
+//   phase        "undo-turn" (every step below) or "undo-rewind" (open
+//                the view and undo the last rewind from its title bar)
 //   url          code-server's address with ?folder=REPO
 //   chromium     the browser's executable
 //   shots        the directory the screenshots go to
@@ -35,7 +37,7 @@ function step(msg) {
 
 async function screenshot(page, name) {
   shot++;
-  const file = path.join(cfg.shots, `${String(shot).padStart(2, "0")}-${name}.png`);
+  const file = path.join(cfg.shots, `${cfg.phase}-${String(shot).padStart(2, "0")}-${name}.png`);
   await page.screenshot({ path: file });
   console.log(`drive: screenshot ${file}`);
 }
@@ -79,6 +81,10 @@ async function run(page) {
 
   step("open the Checkpoints view");
   await page.locator('.activitybar [aria-label^="Checkpoints"]').first().click();
+  if (cfg.phase === "undo-rewind") {
+    await undoRewind(page);
+    return;
+  }
   for (const p of cfg.prompts) {
     await row(page, p).waitFor();
     step(`the view shows the turn "${p}"`);
@@ -104,16 +110,36 @@ async function run(page) {
   await dialog.getByText("p1-", { exact: false }).first().waitFor();
   step("the modal shows the plan");
   await screenshot(page, "plan");
-  await dialog.getByRole("button", { name: "Apply this plan" }).click();
-  await page.locator(".notifications-toasts", { hasText: "Rewound" }).waitFor();
-  step("the rewind is done");
-  await screenshot(page, "undone");
+  await apply(page, dialog, "undone");
 
   step(`take a checkpoint outside the editor: ${cfg.checkpoint.join(" ")}`);
   execFileSync(cfg.checkpoint[0], cfg.checkpoint.slice(1), { stdio: "inherit" });
   await row(page, cfg.label).waitFor();
   step(`the view shows "${cfg.label}" without a refresh`);
   await screenshot(page, "refreshed");
+}
+
+// undoRewind runs "Undo the last rewind" from the view's title bar.
+async function undoRewind(page) {
+  for (const p of cfg.prompts) {
+    await row(page, p).waitFor();
+  }
+  step("undo the last rewind");
+  await page.locator('.part.sidebar .action-label[aria-label="Undo the last rewind"]').first().click();
+  const dialog = page.locator(".monaco-dialog-box");
+  await dialog.getByText("Undo the last rewind?").waitFor();
+  step("the modal shows the plan");
+  await screenshot(page, "undo-plan");
+  await apply(page, dialog, "redone");
+}
+
+// apply answers the modal with the button that applies the plan shown,
+// and waits for the extension to say it is done.
+async function apply(page, dialog, name) {
+  await dialog.getByRole("button", { name: "Apply this plan" }).click();
+  await page.locator(".notifications-toasts", { hasText: "Rewound" }).waitFor();
+  step("the rewind is done");
+  await screenshot(page, name);
 }
 
 main();
