@@ -7,7 +7,7 @@
 #
 # The tools, at the versions package.json pins, come from TOOLS (a
 # node_modules directory): $GIT_CHECKPOINT_EDITORS_DIR/node_modules, where
-# .ci/install-editors puts them, or else ./node_modules after `npm install`
+# .ci/install-editors puts them, or else ./node_modules after `npm ci`
 # here. vsce needs Node 20 or later on PATH.
 set -euo pipefail
 
@@ -30,7 +30,7 @@ else
 fi
 if [ ! -x "$tools/.bin/tsc" ] || [ ! -x "$tools/.bin/vsce" ]; then
 	echo "build: no tsc and vsce in $tools" >&2
-	echo "hint: run 'npm install' in $here, or .ci/install-editors" >&2
+	echo "hint: run 'npm ci' in $here, or .ci/install-editors" >&2
 	exit 1
 fi
 
