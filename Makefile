@@ -9,7 +9,7 @@ BINS    = git-checkpoint git-rewind
 # Programs the binaries run, installed beside them: no man page of their own.
 HELPERS = git-checkpoint-mcp git-checkpoint-scan
 
-.PHONY: all build test agents lint fuzz bench bench-500k bench-quick crash install uninstall clean man dist
+.PHONY: all build test agents editors lint fuzz bench bench-500k bench-quick crash install uninstall clean man dist
 
 all: build
 
@@ -22,7 +22,7 @@ build:
 # The whole test suite: vet, formatting, unit tests and every transcript,
 # then the race detector over the packages that run git from several
 # goroutines at once (discovery beside configuration, the scan's halves).
-test: lint agents
+test: lint agents editors
 	$(GO) test ./...
 	$(GO) test -race ./internal/capture ./internal/git ./internal/store
 
@@ -31,6 +31,16 @@ test: lint agents
 agents:
 	@if command -v npm >/dev/null 2>&1; then bash .ci/install-agents; \
 	else echo "make test: npm is not installed, so the tests with the real agents will skip"; fi
+
+# What the VS Code extension's test builds and runs it with (TypeScript,
+# vsce, code-server, playwright-core), at their pinned versions: about
+# 800 MB from npm the first time. code-server builds native modules, which
+# need a C++ compiler and a few -dev libraries (.ci/run installs them);
+# without them the test skips, saying so.
+editors:
+	@if command -v npm >/dev/null 2>&1; then bash .ci/install-editors || \
+		echo "make test: .ci/install-editors failed, so the VS Code extension's test will skip"; \
+	else echo "make test: npm is not installed, so the VS Code extension's test will skip"; fi
 
 # Every fuzz target of every package, FUZZTIME each (go test alone runs
 # only their seed corpora, in testdata/fuzz). The targets in FUZZ_ON_DISK
