@@ -70,14 +70,18 @@ func pluginStory(t *testing.T, tools string, p pluginAgent) {
 
 // claudePlugin: Claude Code 2.1 with plugins/claude-code, added as its
 // person adds a plugin: the repository as a marketplace, then `claude
-// plugin install`. Claude Code names a plugin's MCP server after the
+// plugin install`; `claude plugin validate` accepts both first. (`claude
+// --plugin-dir plugins/claude-code` loads the same for one session.) Claude Code names a plugin's MCP server after the
 // plugin too: its tools are mcp__plugin_git-checkpoint_git-checkpoint__*.
 var claudePlugin = pluginAgent{
 	mcpClient: servedAs(claudeMCPClient, "mcp__plugin_git-checkpoint_git-checkpoint__"), dir: "claude-code",
 	add: func(f *fixture, path string) []string {
 		run := agenttest.Run{Dir: f.dir, Home: f.home, Env: f.env}
+		top := filepath.Dir(filepath.Dir(path))
 		for _, args := range [][]string{
-			{"plugin", "marketplace", "add", filepath.Dir(filepath.Dir(path))},
+			{"plugin", "validate", top}, // the marketplace
+			{"plugin", "validate", path},
+			{"plugin", "marketplace", "add", top},
 			{"plugin", "install", "git-checkpoint@git-checkpoint"},
 		} {
 			if res := agenttest.ClaudeCommand(f.t, run, args...); res.Err != nil {
