@@ -63,16 +63,16 @@ func pluginStory(t *testing.T, tools string, p pluginAgent) {
 	}
 	resultsArrive(t, requests, [][]string{nil, nil, {`checkpoints\\*": ?\[`, `turn_start`}})
 
-	var rw rewindDoc
-	f.exitsJSON(0, &rw, "git", "rewind", "t1", "--yes", "--json")
+	f.exits(0, "git", "rewind", "t1", "--yes")
 	f.sameTree("after git rewind t1", before)
 }
 
 // claudePlugin: Claude Code 2.1 with plugins/claude-code, added as its
 // person adds a plugin: the repository as a marketplace, then `claude
 // plugin install`; `claude plugin validate` accepts both first. (`claude
-// --plugin-dir plugins/claude-code` loads the same for one session.) Claude Code names a plugin's MCP server after the
-// plugin too: its tools are mcp__plugin_git-checkpoint_git-checkpoint__*.
+// --plugin-dir plugins/claude-code` loads the same for one session.)
+// Claude Code names a plugin's MCP server after the plugin too: its tools
+// are mcp__plugin_git-checkpoint_git-checkpoint__*.
 var claudePlugin = pluginAgent{
 	mcpClient: servedAs(claudeMCPClient, "mcp__plugin_git-checkpoint_git-checkpoint__"), dir: "claude-code",
 	add: func(f *fixture, path string) []string {
