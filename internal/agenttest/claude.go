@@ -32,9 +32,28 @@ func RunClaude(t testing.TB, run Run) *Result {
 	if user != "" {
 		writeFile(t, filepath.Join(run.Home, ".claude", "settings.json"), user)
 	}
-	env := append(baseEnv(t, run.Home),
-		"ANTHROPIC_BASE_URL="+run.URL,
-		"ANTHROPIC_API_KEY=fake-key",
+	args := append([]string{"-p", run.Prompt,
+		"--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose"}, run.Args...)
+	env := append(claudeEnv(t, run), "ANTHROPIC_BASE_URL="+run.URL, "ANTHROPIC_API_KEY=fake-key")
+	return start(t, run, launch{bin: bin, args: args, env: env})
+}
+
+// ClaudeCommand runs `claude ARGS` (such as `plugin install NAME`) in
+// run.Dir, with run.Home and the environment of RunClaude's runs but for
+// the model's address and key, and returns when it exits. Nothing is
+// written into the settings first. With an API key, `claude plugin`
+// commands wait 18 s for a service the isolated machine does not reach.
+func ClaudeCommand(t testing.TB, run Run, args ...string) *Result {
+	t.Helper()
+	bin := Binary(t, "claude")
+	prepareHome(t, &run)
+	return start(t, run, launch{bin: bin, args: args, env: claudeEnv(t, run)})
+}
+
+// claudeEnv is the environment of Claude Code's runs, but for the model's
+// address and key.
+func claudeEnv(t testing.TB, run Run) []string {
+	return append(baseEnv(t, run.Home),
 		// No telemetry, update checks, error reports or other calls that
 		// would leave the machine; only the model calls remain.
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
@@ -45,7 +64,4 @@ func RunClaude(t testing.TB, run Run) *Result {
 		// program is told it is in a sandbox; CI runs as root.
 		"IS_SANDBOX=1",
 	)
-	args := append([]string{"-p", run.Prompt,
-		"--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose"}, run.Args...)
-	return start(t, run, launch{bin: bin, args: args, env: env})
 }

@@ -24,15 +24,29 @@ func RunGemini(t testing.TB, run Run) *Result {
 		t.Fatalf("agenttest: gemini settings: %v", err)
 	}
 	writeFile(t, filepath.Join(run.Home, ".gemini", "settings.json"), user)
-	env := append(baseEnv(t, run.Home),
+	args := append([]string{"-p", run.Prompt, "--yolo", "--output-format", "json"}, run.Args...)
+	return start(t, run, launch{bin: bin, args: args, env: geminiEnv(t, run)})
+}
+
+// GeminiCommand runs `gemini ARGS` (such as `extensions link PATH`) in
+// run.Dir, with run.Home and the environment of RunGemini's runs, and
+// returns when it exits. Nothing is written into the settings first.
+func GeminiCommand(t testing.TB, run Run, args ...string) *Result {
+	t.Helper()
+	bin := Binary(t, "gemini")
+	prepareHome(t, &run)
+	return start(t, run, launch{bin: bin, args: args, env: geminiEnv(t, run)})
+}
+
+// geminiEnv is the environment of Gemini CLI's runs.
+func geminiEnv(t testing.TB, run Run) []string {
+	return append(baseEnv(t, run.Home),
 		"GEMINI_API_KEY=fake-key",
 		"GOOGLE_GEMINI_BASE_URL="+run.URL,
 		"GEMINI_CLI_TRUST_WORKSPACE=true",
 		"GEMINI_CLI_NO_RELAUNCH=true",
 		"GEMINI_TELEMETRY_ENABLED=false",
 	)
-	args := append([]string{"-p", run.Prompt, "--yolo", "--output-format", "json"}, run.Args...)
-	return start(t, run, launch{bin: bin, args: args, env: env})
 }
 
 // geminiSettings are the user settings every run starts from. The API key

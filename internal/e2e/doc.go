@@ -17,6 +17,10 @@
 // prompts are also read back as turns: `git checkpoint log` lists both
 // prompts, and `git rewind --only t1` takes out the first turn alone.
 //
+// Claude Code and Gemini CLI also play a shorter story with git-checkpoint
+// as their own package (a plugin, an extension) from the repository's
+// plugins/, with nothing installed in the tree.
+//
 // The package has tests only. They skip when node or npm is missing (the
 // agents cannot run); everywhere else they run, one agent at a time.
 package e2e
