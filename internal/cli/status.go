@@ -38,6 +38,9 @@ type statusDoc struct {
 	DiskBytes int64 `json:"disk_bytes"`
 	// Hooks are the agent settings and git hooks that call git-checkpoint.
 	Hooks []string `json:"hooks"`
+	// HooksTwice are the agents that run those hooks twice, from their
+	// settings and from their plugin: every prompt two turns.
+	HooksTwice []string `json:"hooks_twice,omitempty"`
 	// HookFailures, when hooks fail, counts the calls that took no
 	// checkpoint since the last one that did, with the last failure.
 	HookFailures *hookFailures `json:"hook_failures,omitempty"`
@@ -168,6 +171,7 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	if doc.Hooks = d.InstalledHooks(ctx); doc.Hooks == nil {
 		doc.Hooks = []string{}
 	}
+	doc.HooksTwice = d.TwiceHooked()
 	env := agents.Env{Top: s.Repo.Top, Home: sys.Getenv("HOME"), Getenv: sys.Getenv}
 	doc.MCP = statusMCP{Registered: agents.MCPRegistrations(env), Rewind: s.Config.MCPRewind, Ignored: s.Config.MCPIgnored,
 		PassesConfig: agents.MCPConfigPassing(env), Turned: doc.MCP.Turned}
@@ -219,6 +223,9 @@ func (c *statusCmd) Run(ctx context.Context, sys *IO, g *Globals) error {
 	}
 	for _, h := range doc.Hooks {
 		s.out.Printf("hooks        %s\n", fault.Quote(h))
+	}
+	for _, a := range doc.HooksTwice {
+		s.out.Printf("%s %s (run 'git checkpoint doctor')\n", s.out.Paint("red", "hooks WARN  "), doctor.HooksTwice(a))
 	}
 	s.printStatusMCP(doc.MCP, env)
 	for _, r := range doc.RemovedWorktrees {

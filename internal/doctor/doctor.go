@@ -46,7 +46,7 @@ type Doctor struct {
 func (d *Doctor) Checks(ctx context.Context) ([]Check, error) {
 	checks := []Check{}
 	for _, f := range []func(context.Context) ([]Check, error){
-		d.checkGit, d.checkStore, d.checkJournal, d.checkLocks, d.checkRewind, d.checkBisect, d.checkRemovedWorktrees, d.checkRemotes, d.checkHooks, d.checkHookFailures, d.checkMCP,
+		d.checkGit, d.checkStore, d.checkJournal, d.checkLocks, d.checkRewind, d.checkBisect, d.checkRemovedWorktrees, d.checkRemotes, d.checkHooks, d.checkHooksTwice, d.checkHookFailures, d.checkMCP,
 	} {
 		cs, err := f(ctx)
 		if err != nil {

@@ -12,18 +12,13 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/program"
 )
 
-// InstalledHooks lists the agent settings files and the git post-commit
-// hook that call git-checkpoint, in this tree and in the user's scope.
+// InstalledHooks lists the files holding hooks that call git-checkpoint,
+// in this tree and in the user's scope: agents' settings files, their
+// packages of ours (agents.Hooks), and the git post-commit hook.
 func (d *Doctor) InstalledHooks(ctx context.Context) []string {
 	var installed []string
-	var files []string
-	for _, f := range agents.TreeSettings() {
-		files = append(files, filepath.Join(d.Repo.Top, f))
-	}
-	for _, p := range append(files, agents.UserSettings(d.Getenv("HOME"), d.Getenv)...) {
-		if agents.HoldsHooksFile(p) {
-			installed = append(installed, p)
-		}
+	for _, h := range agents.Hooks(d.agentEnv()) {
+		installed = append(installed, h.Path)
 	}
 	// The user's core.hooksPath decides where git looks for hooks.
 	if p, err := d.Git.UserGitPath(ctx, "hooks/post-commit"); err == nil {
@@ -42,6 +37,32 @@ func (d *Doctor) checkHookFailures(ctx context.Context) ([]Check, error) {
 	}
 	return []Check{{Name: "hook_failures", Message: "hook calls: " + d.HookFailures,
 		Fix: "read " + fault.Quote(filepath.Join(d.Store.Dir, "hook.log")) + " for the causes; this clears at the next hook call that takes its checkpoint"}}, nil
+}
+
+// agentEnv is the tree and the user's scope as the agents see them.
+func (d *Doctor) agentEnv() agents.Env {
+	return agents.Env{Top: d.Repo.Top, Home: d.Getenv("HOME"), Getenv: d.Getenv}
+}
+
+// checkHooksTwice reports agents that run git-checkpoint's hooks both
+// from their settings and from their package of ours: each hook runs
+// twice, and every prompt counts as two turns.
+func (d *Doctor) checkHooksTwice(context.Context) ([]Check, error) {
+	var cs []Check
+	for _, a := range d.TwiceHooked() {
+		cs = append(cs, Check{Name: "hooks_twice", Message: "hooks: " + HooksTwice(a),
+			Fix: "keep one: 'git checkpoint uninstall " + a + "' removes the settings' hooks (the package keeps its own), or remove the package"})
+	}
+	return cs, nil
+}
+
+// TwiceHooked lists the agents that run git-checkpoint's hooks twice
+// (agents.Twice).
+func (d *Doctor) TwiceHooked() []string { return agents.Twice(agents.Hooks(d.agentEnv())) }
+
+// HooksTwice says that agent runs git-checkpoint's hooks twice.
+func HooksTwice(agent string) string {
+	return agent + " runs git-checkpoint's hooks twice, from its settings and from its plugin, so every prompt counts as two turns"
 }
 
 // checkHooks finds installed hooks that call git-checkpoint and checks the

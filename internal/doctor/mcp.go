@@ -14,7 +14,7 @@ import (
 // runs git-checkpoint-mcp, and without it the model's checkpoint tools
 // fail to start.
 func (d *Doctor) checkMCP(context.Context) ([]Check, error) {
-	env := agents.Env{Top: d.Repo.Top, Home: d.Getenv("HOME"), Getenv: d.Getenv}
+	env := d.agentEnv()
 	var checks []Check
 	for _, p := range agents.MCPConfigPassing(env) {
 		checks = append(checks, Check{Name: "mcp_config", Message: "mcp: " + DescribePassing(p, p.Path),

@@ -1,0 +1,137 @@
+package agents
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Hooked is a file holding hooks that call git-checkpoint, and the agent
+// that runs them: a settings file install wrote, or the hooks of an
+// agent's own package of ours (Package: a Claude Code plugin, a Gemini
+// CLI extension), which install knows nothing of and uninstall does not
+// remove.
+type Hooked struct {
+	Agent, Path string
+	Package     bool
+}
+
+// Hooks lists the files holding git-checkpoint's hooks that the agents
+// run in the tree env.Top and in the user's scope, settings files first.
+func Hooks(env Env) []Hooked {
+	var out []Hooked
+	seen := map[string]bool{}
+	for _, user := range []bool{false, true} { // the tree's first
+		if !user && env.Top == "" {
+			continue
+		}
+		for _, a := range registry {
+			for _, f := range hookFiles(a) {
+				for _, scope := range a.Scopes {
+					if (scope == ScopeUser) != user {
+						continue
+					}
+					p := f.hooksAt(scope, env)
+					if !seen[p] && HoldsHooksFile(p) {
+						seen[p] = true
+						out = append(out, Hooked{Agent: a.Name, Path: p})
+					}
+				}
+			}
+		}
+	}
+	if env.Home == "" {
+		return out
+	}
+	for _, p := range claudePlugins(env.Home) {
+		out = append(out, Hooked{Agent: "claude", Path: p, Package: true})
+	}
+	for _, p := range geminiExtensions(env.Home) {
+		out = append(out, Hooked{Agent: "gemini", Path: p, Package: true})
+	}
+	return out
+}
+
+// Twice lists the agents that run git-checkpoint's hooks both from a
+// settings file and from a package: every hook then runs twice, and a
+// prompt counts as two turns (TestAgents/claude-plugin saw it). Gemini
+// CLI runs an identical command once whichever file holds it, and its
+// extension's hooks are install's own, so it is never listed.
+func Twice(hooked []Hooked) []string {
+	settings, packages := map[string]bool{}, map[string]bool{}
+	for _, h := range hooked {
+		if h.Agent == "gemini" {
+			continue
+		}
+		if h.Package {
+			packages[h.Agent] = true
+		} else {
+			settings[h.Agent] = true
+		}
+	}
+	var out []string
+	for a := range packages {
+		if settings[a] {
+			out = append(out, a)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// claudePlugins are the hooks files of Claude Code's installed plugins
+// (~/.claude/plugins/installed_plugins.json, version 2) that call
+// git-checkpoint, but for those the user's settings turn off
+// (enabledPlugins).
+func claudePlugins(home string) []string {
+	var installed struct {
+		Plugins map[string][]struct {
+			InstallPath string `json:"installPath"`
+		} `json:"plugins"`
+	}
+	b, err := os.ReadFile(filepath.Join(home, ".claude", "plugins", "installed_plugins.json"))
+	if err != nil || json.Unmarshal(b, &installed) != nil {
+		return nil
+	}
+	var settings struct {
+		Enabled map[string]bool `json:"enabledPlugins"`
+	}
+	if b, err := os.ReadFile(filepath.Join(home, ".claude", "settings.json")); err == nil {
+		json.Unmarshal(b, &settings)
+	}
+	var out []string
+	for name, installs := range installed.Plugins {
+		if on, set := settings.Enabled[name]; set && !on {
+			continue
+		}
+		for _, in := range installs {
+			p := filepath.Join(in.InstallPath, "hooks", "hooks.json")
+			if in.InstallPath != "" && HoldsHooksFile(p) {
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// geminiExtensions are the hooks files of Gemini CLI's extensions
+// (~/.gemini/extensions/NAME) that call git-checkpoint: a linked one's
+// are in the directory it links (.gemini-extension-install.json), a
+// copied one's in its own.
+func geminiExtensions(home string) []string {
+	dirs, _ := filepath.Glob(filepath.Join(home, ".gemini", "extensions", "*"))
+	var out []string
+	for _, dir := range dirs {
+		var install struct{ Source, Type string }
+		if b, err := os.ReadFile(filepath.Join(dir, ".gemini-extension-install.json")); err == nil &&
+			json.Unmarshal(b, &install) == nil && install.Type == "link" {
+			dir = install.Source
+		}
+		if p := filepath.Join(dir, "hooks", "hooks.json"); HoldsHooksFile(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
