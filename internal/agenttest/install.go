@@ -71,7 +71,7 @@ func Binary(t testing.TB, name string) string {
 	}
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("agenttest: %s is not installed, so the %s agent cannot be run", tool, name)
+			Missing(t, "agenttest: %s is not installed, so the %s agent cannot be run", tool, name)
 		}
 	}
 	dir, err := AgentsDir()

@@ -1,11 +1,15 @@
 package e2e
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
+)
 
 // TestAgents builds the binaries once and plays each agent's story, one
 // agent at a time: the agents are heavy programs and the machine small.
 func TestAgents(t *testing.T) {
-	tools := buildTools(t)
+	tools := agenttest.BuildTools(t)
 	t.Run("claude", func(t *testing.T) { claudeStory(t, tools) })
 	t.Run("claude-foreground-subagent", func(t *testing.T) { claudeForegroundStory(t, tools) })
 	t.Run("claude-failing-hooks", func(t *testing.T) { claudeFailingStory(t, tools) })

@@ -19,54 +19,6 @@ import (
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
-// buildTools builds git-checkpoint, git-rewind and their helpers
-// (git-checkpoint-mcp, git-checkpoint-scan) into
-// a temporary directory and returns it. The hooks an agent runs find them there
-// through PATH, as they would find an installed copy.
-func buildTools(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint",
-		"github.com/git-checkpoint/git-checkpoint/cmd/git-rewind",
-		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint-mcp",
-		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint-scan")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	watchSources(t)
-	return dir
-}
-
-// watchSources looks at every Go file of the module. go test reports a
-// cached pass until the test binary or a file of the module the test
-// looked at changes, and the binaries under test are built apart from the
-// test binary: without this, a change to them would not run the tests
-// again.
-func watchSources(t *testing.T) {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		t.Fatalf("go env GOMOD: %v", err)
-	}
-	root := filepath.Dir(strings.TrimSpace(string(out)))
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != root {
-			return filepath.SkipDir
-		}
-		if strings.HasSuffix(path, ".go") {
-			_, err = os.Stat(path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // The shell command of every agent's first turn: it creates, deletes and
 // appends to a file, changes no edit tool reports.
 const shellEdit = "echo new > new.txt && rm gone.txt && echo two >> log.txt"

@@ -2,34 +2,12 @@ package editortest
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 )
-
-// missing stops the test because a piece it runs is not installed: a skip
-// on a developer's machine, a failure in CI (CI=true), where .ci/run
-// installs everything and a skip would hide a broken install.
-func missing(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf(format, args...)
-	}
-	t.Skipf(format, args...)
-}
-
-// root is the top of the module's source tree.
-func root(t *testing.T) string {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		t.Fatalf("go env GOMOD: %v", err)
-	}
-	return filepath.Dir(strings.TrimSpace(string(out)))
-}
 
 // editorsDir is the npm prefix .ci/install-editors installs into:
 // $GIT_CHECKPOINT_EDITORS_DIR, or git-checkpoint/editors under the user's
@@ -67,7 +45,7 @@ func checkPins(t *testing.T, prefix string, packageJSONs ...string) {
 				err = json.Unmarshal(b, &got)
 			}
 			if err != nil || got.Version != want {
-				missing(t, "editortest: %s@%s is not installed in %s (found %q)\nhint: run .ci/install-editors", pkg, want, prefix, got.Version)
+				agenttest.Missing(t, "editortest: %s@%s is not installed in %s (found %q)\nhint: run .ci/install-editors", pkg, want, prefix, got.Version)
 			}
 		}
 	}
@@ -81,46 +59,5 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
-	}
-}
-
-// buildTools builds git-checkpoint and git-rewind (and their helpers)
-// into a new directory and returns it: the extension finds them there
-// through PATH, as it would find an installed copy.
-func buildTools(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint",
-		"github.com/git-checkpoint/git-checkpoint/cmd/git-rewind",
-		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint-mcp",
-		"github.com/git-checkpoint/git-checkpoint/cmd/git-checkpoint-scan")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return dir
-}
-
-// watchSources looks at every Go file of the module and every file of
-// editors/: go test reports a cached pass until a file the test looked at
-// changes, and the binaries, the extension and its driver are built and
-// run apart from the test binary.
-func watchSources(t *testing.T, top string) {
-	t.Helper()
-	err := filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != top && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || d.Name() == "out") {
-			return filepath.SkipDir
-		}
-		rel, _ := filepath.Rel(top, path)
-		if !d.IsDir() && (strings.HasSuffix(path, ".go") || strings.HasPrefix(rel, "editors"+string(filepath.Separator))) {
-			_, err = os.Stat(path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -44,17 +44,17 @@ const (
 // when that variable names a directory, else to the test's artifact
 // directory (kept with go test -artifacts); the test logs their paths.
 func TestEditorVSCode(t *testing.T) {
-	top := root(t)
+	top := agenttest.ModuleRoot(t)
 	prefix := editorsDir(t)
 	ext := filepath.Join(top, "editors", "vscode")
 	checkPins(t, prefix, filepath.Join(ext, "package.json"), filepath.Join(ext, "test", "package.json"))
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
-		missing(t, "editortest: Debian's chromium is not installed, so code-server cannot be driven in a browser\nhint: apt-get install chromium (.ci/run does)")
+		agenttest.Missing(t, "editortest: Debian's chromium is not installed, so code-server cannot be driven in a browser\nhint: apt-get install chromium (.ci/run does)")
 	}
 	node := agenttest.NodePath(t)
-	bin := buildTools(t)
-	watchSources(t, top)
+	bin := agenttest.BuildTools(t)
+	agenttest.WatchSources(t, func(rel string) bool { return strings.HasPrefix(rel, "editors/") })
 
 	vsix := filepath.Join(t.TempDir(), "git-checkpoint.vsix")
 	run(t, nil, append(os.Environ(), "PATH="+node+string(os.PathListSeparator)+os.Getenv("PATH"), "TOOLS="+filepath.Join(prefix, "node_modules")),
@@ -288,7 +288,7 @@ func drive(t *testing.T, env []string, node, modules string, cfg map[string]any)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(node, "node"), filepath.Join(root(t), "editors", "vscode", "test", "drive.js"), path)
+	cmd := exec.CommandContext(ctx, filepath.Join(node, "node"), filepath.Join(agenttest.ModuleRoot(t), "editors", "vscode", "test", "drive.js"), path)
 	cmd.Env = append(slices.Clip(env), "NODE_PATH="+modules)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s:\n%s", cfg["phase"], out)

@@ -52,17 +52,26 @@ local function failure(r)
   return { code = 'exit ' .. r.code, message = text ~= '' and text or ('git exited with status ' .. r.code), hints = {} }
 end
 
--- json runs a command that takes --json and returns its document, or nil
--- and the error.
-function M.json(dir, args)
-  local full = vim.list_extend(vim.deepcopy(args), { '--json' })
-  local r = M.run(dir, full)
+-- with_json runs a command with --json, and returns its result, or nil
+-- and the error it printed.
+local function with_json(dir, args)
+  local r = M.run(dir, vim.list_extend(vim.deepcopy(args), { '--json' }))
   if r.code ~= 0 then
     return nil, failure(r)
   end
+  return r
+end
+
+-- json runs a command that takes --json and returns its document, or nil
+-- and the error.
+function M.json(dir, args)
+  local r, err = with_json(dir, args)
+  if not r then
+    return nil, err
+  end
   local doc = decode(r.stdout)
   if not doc then
-    return nil, { code = 'output', message = 'git ' .. table.concat(full, ' ') .. ' printed no JSON document', hints = {} }
+    return nil, { code = 'output', message = 'git ' .. table.concat(args, ' ') .. ' --json printed no JSON document', hints = {} }
   end
   return doc
 end
@@ -70,10 +79,9 @@ end
 -- text runs a command whose output is text (a diff), with --json so that
 -- an error still comes as the JSON error document.
 function M.text(dir, args)
-  local full = vim.list_extend(vim.deepcopy(args), { '--json' })
-  local r = M.run(dir, full)
-  if r.code ~= 0 then
-    return nil, failure(r)
+  local r, err = with_json(dir, args)
+  if not r then
+    return nil, err
   end
   return r.stdout
 end
