@@ -9,7 +9,7 @@ BINS    = git-checkpoint git-rewind
 # Programs the binaries run, installed beside them: no man page of their own.
 HELPERS = git-checkpoint-mcp git-checkpoint-scan
 
-.PHONY: all build test agents editors lint fuzz bench bench-500k bench-quick crash install uninstall clean man dist
+.PHONY: all build test agents editors lint fuzz bench bench-500k bench-quick bench-session crash install uninstall clean man dist
 
 all: build
 
@@ -76,6 +76,17 @@ bench: build
 # each, built once and cached) and its targets; 5 rounds.
 bench-500k: build
 	$(GO) run ./internal/bench/cmd -bin bin -sizes 500000 -rounds 5 $(BENCHFLAGS)
+
+# What the hooks add to a real agent's session (docs/speed.md, A real
+# agent's session): Claude Code driven by a fake model through 30 turns and
+# 200 tool calls on the 10k and 100k-file trees, with the hooks and
+# without, interleaved, then one traced session. SESSIONFLAGS passes
+# options (-session.rounds, -session.sizes, ...). go test runs its quick
+# mode; this is the measurement, and it takes a while.
+SESSIONFLAGS ?=
+bench-session: build agents
+	$(GO) test -count=1 -timeout 0 -v -run '^TestSession$$' ./internal/bench/session \
+		-args -session.full -session.bin $(CURDIR)/bin $(SESSIONFLAGS)
 
 # The power-loss test (docs/fault-safety.md): each operation crashed on a
 # filesystem that forgets what was not synced, CRASH_POINTS crash points

@@ -12,7 +12,9 @@ import (
 // reads project settings from the directory it starts in, not the git root)
 // or ~/.claude/settings.json (UserScope). Output is --output-format
 // stream-json, one JSON event a line. Resume a session by passing the same
-// Home and Args such as --resume ID.
+// Home and Args such as --resume ID. With no Prompt, the turns come on
+// run.Stdin: pass Args "--input-format", "stream-json" and write
+// ClaudeMessage lines.
 func RunClaude(t testing.TB, run Run) *Result {
 	t.Helper()
 	bin := Binary(t, "claude")
@@ -32,8 +34,11 @@ func RunClaude(t testing.TB, run Run) *Result {
 	if user != "" {
 		writeFile(t, filepath.Join(run.Home, ".claude", "settings.json"), user)
 	}
-	args := append([]string{"-p", run.Prompt,
-		"--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose"}, run.Args...)
+	args := []string{"-p"}
+	if run.Prompt != "" {
+		args = append(args, run.Prompt)
+	}
+	args = append(append(args, "--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose"), run.Args...)
 	env := append(claudeEnv(t, run), "ANTHROPIC_BASE_URL="+run.URL, "ANTHROPIC_API_KEY=fake-key")
 	return start(t, run, launch{bin: bin, args: args, env: env})
 }
@@ -64,4 +69,22 @@ func claudeEnv(t testing.TB, run Run) []string {
 		// program is told it is in a sandbox; CI runs as root.
 		"IS_SANDBOX=1",
 	)
+}
+
+// ClaudeMessage is one user message for Claude Code's --input-format
+// stream-json: a line to write on Run.Stdin, each the prompt of a turn.
+func ClaudeMessage(prompt string) string {
+	return mustJSON(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": prompt}}) + "\n"
+}
+
+// ClaudeRead is Claude Code's Read call. Claude Code edits only a file
+// it has read (or written) in the session, so an Edit follows one.
+func ClaudeRead(path string) Call {
+	return Call{Name: "Read", Args: map[string]any{"file_path": path}}
+}
+
+// ClaudeEdit is Claude Code's Edit call: old, which must occur once in the
+// file, becomes new.
+func ClaudeEdit(path, old, new string) Call {
+	return Call{Name: "Edit", Args: map[string]any{"file_path": path, "old_string": old, "new_string": new}}
 }

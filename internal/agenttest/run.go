@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,6 +62,14 @@ type Run struct {
 	Env []string
 	// Timeout bounds the run; DefaultTimeout when zero.
 	Timeout time.Duration
+	// Stdin, when set, is the agent's standard input: Claude Code's
+	// --input-format stream-json reads one user message a line from it,
+	// so that one process runs many turns, as a person's session does.
+	Stdin io.Reader
+	// Output, when set, receives the agent's standard output as it comes
+	// (Result.Stdout still holds all of it), so that a caller can send
+	// the next message on Stdin once a turn's result is out.
+	Output io.Writer
 }
 
 // Result is what one run left.
@@ -113,6 +122,10 @@ func start(t testing.TB, run Run, l launch) *Result {
 	cmd.Env = append(append(l.env, "PWD="+run.Dir), append(run.Env, marker)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if run.Output != nil {
+		cmd.Stdout = io.MultiWriter(&stdout, run.Output)
+	}
+	cmd.Stdin = run.Stdin
 	ownProcessGroup(cmd)
 	cmd.Cancel = func() error { return killRun(cmd, marker) }
 	// A hook or tool that outlives the agent may hold its output pipes open.
