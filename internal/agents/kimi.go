@@ -51,6 +51,12 @@ var kimi = Agent{
 		file:  kimiMCP,
 		keys:  func(string, Env) []string { return []string{"mcpServers"} },
 		entry: `{"command":"git-checkpoint","args":["mcp"]}`,
+		notes: func(scope string) []string {
+			if scope == ScopeUser {
+				return nil
+			}
+			return []string{kimiTrust}
+		},
 	},
 }
 
@@ -68,10 +74,19 @@ func kimiHome(env Env) string {
 
 // kimiMCP is Kimi Code's MCP file: the project's .kimi-code/mcp.json in
 // the directory it starts in (local and project are the same file), or
-// the user's.
+// the user's, which it reads in every folder, trusted or not. It also
+// reads .mcp.json at the top of the tree, Claude Code's project file:
+// install leaves that one to Claude Code's install.
 func kimiMCP(scope string, env Env) string {
 	if scope != ScopeUser {
 		return filepath.Join(env.Top, ".kimi-code", "mcp.json")
 	}
 	return filepath.Join(kimiHome(env), "mcp.json")
 }
+
+// kimiTrust is what install --mcp says of a scope of the tree: Kimi Code
+// 2.1 starts the servers of a project's files only in a folder trusted in
+// its terminal interface, which remembers the choice per directory, and
+// kimi -p in any other skips them with a warning (TestAgents/kimi-mcp).
+const kimiTrust = "Kimi Code starts the servers of .kimi-code/mcp.json only in a folder you trusted: " +
+	"run kimi at the top of the working tree once and choose \"Trust this folder\" (kimi -p skips them until then)"

@@ -188,3 +188,41 @@ func TestKimiUninstallKeepsLinesAfter(t *testing.T) {
 		t.Errorf("after a reinstall and uninstall: %q, want %q", after, "a = 1\nb = 2\n")
 	}
 }
+
+// TestKimiMCP: install --mcp writes the server where Kimi Code 2.1 reads
+// it (loadMcpServers: mcpServers of the user's mcp.json and of the
+// .kimi-code/mcp.json of the directory it starts in; an entry with a
+// command is a stdio server), in the shape TestAgents/kimi-mcp drives.
+// A file of the tree is read only in a folder the person trusted, which
+// install says; the user's file is read everywhere.
+func TestKimiMCP(t *testing.T) {
+	const want = "{\n  \"mcpServers\": {\n    \"git-checkpoint\": {\n      \"command\": \"git-checkpoint\",\n" +
+		"      \"args\": [\n        \"mcp\"\n      ]\n    }\n  }\n}\n"
+	top, home := t.TempDir(), t.TempDir()
+	env := Env{Top: top, Home: home, Getenv: func(string) string { return "" }}
+	for _, c := range []struct {
+		scope, path string
+		notes       []string
+	}{
+		{ScopeLocal, filepath.Join(top, ".kimi-code", "mcp.json"), []string{kimiTrust}},
+		{ScopeProject, filepath.Join(top, ".kimi-code", "mcp.json"), []string{kimiTrust}},
+		{ScopeUser, filepath.Join(home, ".kimi-code", "mcp.json"), nil},
+	} {
+		res, err := InstallMCP(Kimi, c.scope, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(c.path); string(got) != want {
+			t.Errorf("%s: %s holds\n%s\nwant\n%s", c.scope, c.path, got, want)
+		}
+		if strings.Join(res.Notes, "\n") != strings.Join(c.notes, "\n") {
+			t.Errorf("%s: notes %q, want %q", c.scope, res.Notes, c.notes)
+		}
+		if _, err := UninstallMCP(Kimi, c.scope, env); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Dir(c.path)); !os.IsNotExist(err) {
+			t.Errorf("%s: uninstall left %s: %v", c.scope, filepath.Dir(c.path), err)
+		}
+	}
+}

@@ -29,7 +29,17 @@ func RunKimi(t testing.TB, run Run) *Result {
 	if run.Config != "" || run.Hooks != "" {
 		writeFile(t, filepath.Join(run.Home, ".kimi-code", "config.toml"), run.Config+"\n"+run.Hooks)
 	}
-	env := append(baseEnv(t, run.Home),
+	env := kimiEnv(t, run)
+	nodeFirst(t, &run)
+	args := append([]string{"--output-format", "stream-json"}, run.Args...)
+	args = append(args, "-p", run.Prompt)
+	return start(t, run, launch{bin: bin, args: args, env: env})
+}
+
+// kimiEnv is Kimi Code's environment for run: the model from the fake at
+// run.URL.
+func kimiEnv(t testing.TB, run Run) []string {
+	return append(baseEnv(t, run.Home),
 		"KIMI_MODEL_PROVIDER_TYPE=openai",
 		"KIMI_MODEL_BASE_URL="+run.URL+"/v1",
 		"KIMI_MODEL_API_KEY=fake-key",
@@ -38,10 +48,6 @@ func RunKimi(t testing.TB, run Run) *Result {
 		// servers.
 		"KIMI_DISABLE_TELEMETRY=1", "KIMI_CODE_NO_AUTO_UPDATE=1",
 	)
-	nodeFirst(t, &run)
-	args := append([]string{"--output-format", "stream-json"}, run.Args...)
-	args = append(args, "-p", run.Prompt)
-	return start(t, run, launch{bin: bin, args: args, env: env})
 }
 
 // KimiModel is the model Kimi Code asks the fake for.

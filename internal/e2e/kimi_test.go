@@ -133,3 +133,23 @@ func kimiStory(t *testing.T, tools string) {
 		t.Errorf("config.toml after uninstall:\n%q\nwant, as before install:\n%q", got, kimiConfig)
 	}
 }
+
+// kimiTrustFolder: Kimi Code 2.1 reads .kimi-code/mcp.json, as install
+// --mcp wrote it, in a folder nobody trusted yet (a home of its own: no
+// hooks, no trust), and names the server in its warning, but starts it
+// only once the person trusted the folder in its terminal interface: kimi
+// -p offers the model none of its tools until then.
+func kimiTrustFolder(t *testing.T, f *fixture) {
+	srv := agenttest.NewChatServer(t, agenttest.Script{Steps: []agenttest.Step{agenttest.Say("UNTRUSTED")}})
+	res := agenttest.RunKimi(t, agenttest.Run{Dir: f.dir, Home: t.TempDir(), URL: srv.URL, Env: f.env, Prompt: "LIST"})
+	f.ran(res, srv)
+	if want := "Warning: this folder is not trusted; skipped 1 project-level MCP server: " +
+		"git-checkpoint (stdio: git-checkpoint mcp)."; !strings.Contains(res.Stderr, want) {
+		t.Errorf("Kimi Code did not name the server it skipped (%q):\n%s", want, res)
+	}
+	if body := string(stepBodies(t, srv, 1)[0]); !strings.Contains(body, `"name":"Write"`) ||
+		strings.Contains(body, "mcp__git-checkpoint__") {
+		t.Errorf("an untrusted folder's request does not offer Kimi's tools without the server's:\n%s", shorten(body))
+	}
+	agenttest.KimiTrust(t, agenttest.Run{Dir: f.dir, Home: f.home, URL: srv.URL, Env: f.env})
+}

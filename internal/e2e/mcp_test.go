@@ -28,6 +28,9 @@ type mcpClient struct {
 	// seed are files (path: content) written before the installs: the
 	// agent's settings as it writes them itself.
 	seed map[string]string
+	// trust is what the person does after the installs, before the agent
+	// starts a server of the project's files (Kimi Code: trust the folder).
+	trust func(*testing.T, *fixture)
 }
 
 var (
@@ -48,6 +51,11 @@ var (
 		// Qwen Code adds "$version" to a settings file that lacks it,
 		// which no rewind writes back (it holds the hooks).
 		seed: map[string]string{".qwen/settings.json": "{\n  \"$version\": 4\n}\n"}}
+	// Kimi Code starts the servers of .kimi-code/mcp.json only in a
+	// folder the person trusted.
+	kimiMCPClient = mcpClient{agent: "kimi", prefix: "mcp__git-checkpoint__", server: agenttest.NewChatServer,
+		run: agenttest.RunKimi, write: agenttest.KimiWrite, offers: `mcp__git-checkpoint__rewind_apply`,
+		trust: kimiTrustFolder}
 )
 
 // steps are the steps of a turn calling the server's tools: after the
@@ -91,7 +99,7 @@ func (c mcpClient) call(tool string, args map[string]any) agenttest.Call {
 }
 
 // mcpStory: a real agent (Claude Code 2.1, Gemini CLI 0.61, Codex 0.169,
-// Qwen Code 0.24) as the MCP
+// Qwen Code 0.24, Kimi Code 2.1) as the MCP
 // client of `git checkpoint mcp`, registered by `git checkpoint install
 // AGENT --mcp` beside the hooks. The model lists the checkpoints, plans a
 // rewind to the one before its own edit and applies the plan: refused
@@ -108,6 +116,9 @@ func mcpStory(t *testing.T, tools string, c mcpClient) {
 	}
 	f.exits(0, "git", "checkpoint", "install", c.agent)
 	f.exits(0, "git", "checkpoint", "install", c.agent, "--mcp")
+	if c.trust != nil {
+		c.trust(t, f)
+	}
 	f.exits(0, "git", "checkpoint", "-m", "before the agent")
 	start := f.manifest()
 
