@@ -26,3 +26,28 @@ func (j *Journal) RewindsBy() map[string]string {
 	}
 	return out
 }
+
+// CutShort maps the safety checkpoint of each rewind that started and
+// never ended (killed, a power loss: another rewind started, or the
+// journal ends, before its rewind_ended) to its target's id: the
+// checkpoint whose files it was writing when it stopped.
+func (j *Journal) CutShort() map[string]string {
+	out := map[string]string{}
+	var open *Rewind
+	j.whole()
+	for i, l := range j.lines {
+		switch l.typ {
+		case EventRewindStarted:
+			if open != nil {
+				out[open.Safety] = open.Target
+			}
+			open = j.Event(i).Rewind
+		case EventRewindEnded:
+			open = nil
+		}
+	}
+	if open != nil {
+		out[open.Safety] = open.Target
+	}
+	return out
+}

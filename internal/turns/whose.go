@@ -2,6 +2,7 @@ package turns
 
 import (
 	"context"
+	"slices"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
@@ -36,6 +37,12 @@ type window struct {
 	outside bool
 	// named lists the paths the tool call ending a turn window named.
 	named []string
+	// unlike, set on the window after the safety checkpoint of a rewind
+	// cut short (killed, a power loss), is the tree that rewind was
+	// writing: its writes are its own, not a person's, so a path this
+	// window changed counts as outside only where the window's end still
+	// differs from unlike.
+	unlike string
 }
 
 // span is the stretch of journal positions one turn covers: from its first
@@ -93,11 +100,33 @@ func windows(j *store.Journal, target, end *store.Record, current string) []wind
 		out = append(out, between(recs, spans, firstTurn, pos[k-1], pos[k], scanned(recs, pos[k-1], pos[k])))
 	}
 	last := pos[len(pos)-1]
-	if end != nil && recs.Get(last).ID == end.ID {
-		return out
+	if end == nil || recs.Get(last).ID != end.ID {
+		// From the newest capture to now nobody recorded anything: a gap.
+		out = append(out, window{from: recs.Get(last).Tree, to: current, outside: firstTurn >= 0 && last >= firstTurn})
 	}
-	// From the newest capture to now nobody recorded anything: a gap.
-	return append(out, window{from: recs.Get(last).Tree, to: current, outside: firstTurn >= 0 && last >= firstTurn})
+	markCutShort(j, out, recs, pos)
+	return out
+}
+
+// markCutShort marks each window that begins at the safety checkpoint
+// of a rewind that started and never ended (store.Journal.CutShort) with
+// the tree it was writing (unlike): what it wrote before it was cut
+// short is its own. pos are the records the windows begin at, in order.
+func markCutShort(j *store.Journal, ws []window, recs store.Records, pos []int) {
+	cut := j.CutShort()
+	if len(cut) == 0 {
+		return
+	}
+	for k := range ws {
+		if k >= len(pos) {
+			break
+		}
+		if id, ok := cut[recs.Get(pos[k]).ID]; ok {
+			if target := j.ByID(id); target != nil {
+				ws[k].unlike = target.Tree
+			}
+		}
+	}
 }
 
 // scanned is where the changes of the window from record x to record y
@@ -169,12 +198,17 @@ func classify(ctx context.Context, r *git.Runner, j *store.Journal, target, end 
 		return func(string) string { return ClassUnattributed }, nil
 	}
 	ws := windows(j, target, end, current)
-	changed, err := changes(ctx, r, ws)
+	changed, unlike, err := changes(ctx, r, ws)
 	if err != nil {
 		return nil, err
 	}
 	outside, turn, agent := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i, w := range ws {
+		if w.unlike != "" {
+			// Only the paths where the window's end is not what the
+			// rewind cut short was writing.
+			changed[i] = slices.DeleteFunc(changed[i], func(p string) bool { return !unlike[i][p] })
+		}
 		switch {
 		case w.kind == turnWindow:
 			for _, p := range changed[i] {
@@ -203,31 +237,48 @@ func classify(ctx context.Context, r *git.Runner, j *store.Journal, target, end 
 }
 
 // changes lists, for each window that can decide a class, the paths its
-// two trees differ in, with one git process for all of them.
-func changes(ctx context.Context, r *git.Runner, ws []window) ([][]string, error) {
-	out := make([][]string, len(ws))
+// two trees differ in, and, for a window with unlike, the paths where its
+// end differs from unlike, with one git process for all of them.
+func changes(ctx context.Context, r *git.Runner, ws []window) (changed [][]string, unlike []map[string]bool, err error) {
+	changed, unlike = make([][]string, len(ws)), make([]map[string]bool, len(ws))
 	var pairs []git.TreePair
-	var asked []int
+	type ask struct {
+		i      int
+		unlike bool
+	}
+	var asked []ask
 	for i, w := range ws {
 		if w.from == w.to || w.from == "" || w.to == "" || (w.kind != turnWindow && !w.outside) {
 			continue
 		}
 		pairs = append(pairs, git.TreePair{From: w.from, To: w.to})
-		asked = append(asked, i)
+		asked = append(asked, ask{i, false})
+		if w.unlike != "" {
+			pairs = append(pairs, git.TreePair{From: w.unlike, To: w.to})
+			asked = append(asked, ask{i, true})
+		}
 	}
 	if len(asked) == 0 {
-		return out, nil
+		return changed, unlike, nil
 	}
 	res, err := r.DiffTrees(ctx, pairs, git.DiffTreeOptions{Format: git.DiffNameOnly})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for k, entries := range res {
+		a := asked[k]
+		if a.unlike && unlike[a.i] == nil {
+			unlike[a.i] = map[string]bool{}
+		}
 		for _, e := range entries {
-			out[asked[k]] = append(out[asked[k]], e.Path)
+			if a.unlike {
+				unlike[a.i][e.Path] = true
+			} else {
+				changed[a.i] = append(changed[a.i], e.Path)
+			}
 		}
 	}
-	return out, nil
+	return changed, unlike, nil
 }
 
 // ClassifyLocal is the classifier of a rewind to a fetched store's

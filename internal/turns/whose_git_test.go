@@ -35,7 +35,9 @@ func tree(t *testing.T, r *git.Runner, files map[string]string) string {
 }
 
 // TestChangesParsesBatch checks the one diff-tree of all windows: pairs
-// without changes, repeated pairs and a path holding a newline.
+// without changes, repeated pairs and a path holding a newline, and the
+// paths where a window's end differs from the tree a rewind cut short
+// was writing (unlike).
 func TestChangesParsesBatch(t *testing.T) {
 	g := gittest.NewRepo(t)
 	r := &git.Runner{Dir: g.Dir, Env: g.Env}
@@ -48,15 +50,20 @@ func TestChangesParsesBatch(t *testing.T) {
 		{from: a, to: b, kind: gap}, // not asked: says nothing
 		{from: b, to: c, outside: true},
 		{from: b, to: c, kind: turnWindow},
+		{from: b, to: c, outside: true, unlike: a},
 	}
-	got, err := changes(context.Background(), r, ws)
+	got, unlike, err := changes(context.Background(), r, ws)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := [][]string{{"new\nline", "x"}, nil, nil, {"d/y", "new\nline"}, {"d/y", "new\nline"}}
+	want := [][]string{{"new\nline", "x"}, nil, nil, {"d/y", "new\nline"}, {"d/y", "new\nline"}, {"d/y", "new\nline"}}
 	for i := range want {
 		if !slices.Equal(got[i], want[i]) {
 			t.Errorf("window %d: %q, want %q", i, got[i], want[i])
 		}
+	}
+	// c against a: x differs ("2" and "1"), d/y is gone from c.
+	if u := unlike[5]; len(u) != 2 || !u["x"] || !u["d/y"] || unlike[4] != nil {
+		t.Errorf("unlike: %v, want x and d/y for window 5 only", unlike)
 	}
 }
