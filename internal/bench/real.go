@@ -268,12 +268,20 @@ func (f *fixture) loadPool() error {
 	f.pool = f.pool[:0]
 	for _, p := range all {
 		st, err := os.Lstat(filepath.Join(f.dir, p))
-		if err == nil && st.Mode().IsRegular() && st.Size() < maxPoolSize && p != ".gitignore" {
+		if err == nil && st.Mode().IsRegular() && st.Size() < maxPoolSize && p != ".gitignore" && !quoted(p) {
 			f.pool = append(f.pool, p)
 		}
 	}
 	slices.Sort(f.pool)
 	return nil
+}
+
+// quoted reports whether git quotes p in its output (core.quotePath):
+// such files are left out of the edits, since OpenCode's revert reads
+// git ls-tree's quoted names as absent from the snapshot and deletes the
+// file (GOROOT's test/fixedbugs/issue27836.dir/Þfoo.go).
+func quoted(p string) bool {
+	return strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r >= 0x7f || r == '"' || r == '\\' })
 }
 
 // resetReal puts back everything refs/bench/full holds and removes what
