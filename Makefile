@@ -67,8 +67,9 @@ lint:
 
 # The side-by-side benchmark of DESIGN section 10 (see docs/speed.md): builds
 # 1k, 10k and 100k-file repositories once under the user cache directory,
-# then measures git status, the fresh-index method and git-checkpoint, and
-# checks the design's ratios. BENCHFLAGS passes options (-rounds, -sizes).
+# then measures git status, the rivals' methods and git-checkpoint, and
+# checks the design's ratios. BENCHFLAGS passes options (-rounds, -sizes,
+# -shapes goroot,node_modules,kubernetes for the real trees).
 bench: build
 	$(GO) run ./internal/bench/cmd -bin bin $(BENCHFLAGS)
 
@@ -100,9 +101,11 @@ crash:
 	CRASH_POINTS=$(CRASH_POINTS) CRASH_SEED=$(CRASH_SEED) CRASH_OPS='$(CRASH_OPS)' \
 		$(GO) test -count=1 -timeout 0 -run '^TestPowerLoss$$' -v .
 
-# A 1k-file tree and two rounds: proves the benchmark runs; judges nothing.
+# A 1k-file tree of each synthetic shape and the real trees (built once;
+# node_modules needs npm's registry, kubernetes the Go module proxy), two
+# rounds: proves every case runs; judges nothing.
 bench-quick: build
-	$(GO) run ./internal/bench/cmd -bin bin -quick $(BENCHFLAGS)
+	$(GO) run ./internal/bench/cmd -bin bin -quick -shapes default,wide,goroot,node_modules,kubernetes $(BENCHFLAGS)
 
 # The completion scripts go where the release archives have them (bash-
 # completion, zsh and fish find them under the prefix); internal/dist

@@ -31,6 +31,9 @@ type options struct {
 	only   []string // case keys to run besides git status; all when empty
 	disk   int      // per-tool checkpoints of the -disk mode; 0: the timed cases
 	trace  string   // where each measured run's trace is appended; none when empty
+	// stepback is the source stepback is imported from (rivals.go); ""
+	// when it cannot run here.
+	stepback string
 	// nothing is the directory of the floor's program (buildNothing);
 	// none when it could not be built.
 	nothing string
@@ -91,6 +94,9 @@ func Main(args []string, environ []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		for _, name := range o.shapes {
+			if isReal(name) {
+				continue // measured once, below
+			}
 			res, err := measureSize(o, shapeFor(name, n), env, logf)
 			if err != nil {
 				fmt.Fprintf(stderr, "bench: %d files, %s shape: %v\n", n, name, err)
@@ -99,6 +105,19 @@ func Main(args []string, environ []string, stdout, stderr io.Writer) int {
 			if !report(stdout, res, !o.quick) {
 				failed = true
 			}
+		}
+	}
+	for _, name := range o.shapes {
+		if !isReal(name) || o.disk > 0 {
+			continue
+		}
+		res, err := measureSize(o, shapeFor(name, 0), env, logf)
+		if err != nil {
+			fmt.Fprintf(stderr, "bench: %s tree: %v\n", name, err)
+			return 2
+		}
+		if !report(stdout, res, !o.quick) {
+			failed = true
 		}
 	}
 	if failed {
@@ -118,7 +137,8 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sizes := fs.String("sizes", "1000,10000,100000", "tree sizes in files, comma separated")
-	shapes := fs.String("shapes", "default,wide", "tree shapes, comma separated: default (nested, source-like sizes), wide (flat, uniform sizes, long journal)")
+	shapes := fs.String("shapes", "default,wide", "tree shapes, comma separated: default (nested, source-like sizes), wide (flat, uniform sizes, long journal), "+
+		"and the real trees, measured once whatever -sizes says: goroot (a copy of go env GOROOT), node_modules (a Next.js application after npm ci), kubernetes (three releases from the Go module proxy)")
 	o := &options{}
 	fs.IntVar(&o.rounds, "rounds", 9, "measured rounds per size (after one warm-up round)")
 	fs.StringVar(&o.cache, "cache", "", "where the synthetic repositories are kept (default: the user cache directory)")
@@ -127,6 +147,7 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 	only := fs.String("cases", "", "only these cases (keys, comma separated) beside git status, e.g. tool,parallel; targets of the others are not judged")
 	fs.IntVar(&o.disk, "disk", 0, "instead of the timed cases, take this many per-tool checkpoints of one-file edits (1000 is a long session) and report what .git grew by")
 	fs.StringVar(&o.trace, "trace", "", "append the trace of every measured run (each git process and rewind step with its time) to this file")
+	stepbackDir := fs.String("stepback", "", "a checkout of github.com/Archerkattri/stepback, whose method is measured beside ours (default: DIR/stepback of -cache)")
 	fs.BoolVar(&o.quick, "quick", false, "small trees and few rounds, to prove the benchmark runs; judges no timing")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -146,8 +167,8 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 	}
 	for _, s := range strings.Split(*shapes, ",") {
 		s = strings.TrimSpace(s)
-		if s != "default" && s != "wide" {
-			return nil, fmt.Errorf("bad shape %q: want default or wide", s)
+		if s != "default" && s != "wide" && !isReal(s) {
+			return nil, fmt.Errorf("bad shape %q: want default, wide, %s", s, strings.Join(realNames, ", "))
 		}
 		o.shapes = append(o.shapes, s)
 	}
@@ -178,6 +199,12 @@ func parseOptions(args, environ []string, stderr io.Writer) (*options, error) {
 			return nil, fmt.Errorf("no cache directory (%v): pass -cache DIR", err)
 		}
 		o.cache = filepath.Join(dir, "git-checkpoint", "bench")
+	}
+	if *stepbackDir == "" {
+		*stepbackDir = filepath.Join(o.cache, "stepback")
+	}
+	if o.stepback, err = stepbackSource(*stepbackDir); err != nil {
+		fmt.Fprintf(stderr, "bench: stepback's method is not measured: %v\n", err)
 	}
 	return o, os.MkdirAll(o.cache, 0o755)
 }
@@ -221,11 +248,12 @@ type result struct {
 }
 
 func measureSize(o *options, shape Shape, env []string, logf func(string, ...any)) (*result, error) {
-	n := shape.Files
 	fx, err := openFixture(o.cache, shape, env, logf)
 	if err != nil {
 		return nil, err
 	}
+	shape = fx.shape // a real tree's size is known once it is built
+	n := shape.Files
 	if err := fx.reset(); err != nil {
 		return nil, err
 	}
@@ -234,8 +262,10 @@ func measureSize(o *options, shape Shape, env []string, logf func(string, ...any
 		return nil, err
 	}
 	b := newBed(fx, env, scratch, o.tool)
+	b.rv.stepback = o.stepback
+	defer b.closeRivals()
 	selected := func(key string) bool { return len(o.only) == 0 || key == "status" || slices.Contains(o.only, key) }
-	cases := slices.DeleteFunc(b.cases(), func(c benchCase) bool { return !selected(c.key) })
+	cases := slices.DeleteFunc(append(b.cases(), b.rivalCases()...), func(c benchCase) bool { return !selected(c.key) })
 	if o.nothing != "" {
 		// Beside every selection: it is what the captures' ratios are
 		// read against.

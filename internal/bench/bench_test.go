@@ -27,14 +27,18 @@ func TestMain(m *testing.M) {
 // case must run and be reported. It judges no timing.
 func TestQuick(t *testing.T) {
 	out := quick(t)
-	for _, want := range []string{"## 1,000 files", "| git status |", "| fresh index + add -A + write-tree |",
+	for _, want := range []string{"## 1,000 files", "| git status |", "| fresh index + add -A + write-tree (Claude Code's per-Bash snapshot) |",
 		"| git checkpoint, nothing changed |", "| git checkpoint, 1 file changed |",
 		"| git checkpoint, 100 files in 100 dirs |", "| git checkpoint, 10 new files |",
 		"| per-tool capture of a Write (hook) |", "| 10 parallel per-tool captures (hook), until all exit |",
 		"| git rewind of 100 files |",
 		"| rewind of 100 files / git status |",
 		"| git checkpoint list |", "| git checkpoint status |",
-		"| git running a Go program that does nothing |", "| floor of a capture: git status + git running a Go program that does nothing / git status |"} {
+		"| git running a Go program that does nothing |", "| floor of a capture: git status + git running a Go program that does nothing / git status |",
+		"| Gemini CLI's shadow repository: capture, nothing changed |", "| Gemini CLI's shadow repository: restore of 100 files |",
+		"| OpenCode's snapshot: capture, 1 file changed |", "| OpenCode's snapshot: restore of 100 files |", "| OpenCode's revert: restore of 100 files |",
+		"| Cline's stash checkpoint: capture, nothing changed |", "| Cline's stash checkpoint: restore of 100 files |",
+		"### Ours / the rivals' methods, 1,000 files, default shape", "| ours / Gemini CLI's method, capture, nothing changed (never slower) |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -29,7 +30,7 @@ type bed struct {
 	env     []string // PATH reaches the git-checkpoint under test; tracing on
 	scratch string   // outside the tree: the fresh method's index
 	tool    string   // "hook" or "changed": how the per-tool capture is driven
-	tracked []int
+	tracked []string // the files the cases edit: fixture.files
 	edited  []string // paths a case changed, for teardown
 	created []string // paths a case created, for teardown
 	syncID  string   // the checkpoint the rewind case goes back to
@@ -39,12 +40,14 @@ type bed struct {
 	// again, which spared a capture the compression and the object files
 	// an agent's new edits cost.
 	run string
+	rv  rivalState // the rivals' methods (rivals.go)
 }
 
 // newBed is the bed of fx for one run.
 func newBed(fx *fixture, env []string, scratch, tool string) *bed {
-	return &bed{fx: fx, env: env, scratch: scratch, tool: tool, tracked: fx.shape.tracked(),
-		run: strconv.FormatInt(time.Now().UnixNano(), 36)}
+	return &bed{fx: fx, env: env, scratch: scratch, tool: tool, tracked: fx.files(),
+		run: strconv.FormatInt(time.Now().UnixNano(), 36),
+		rv:  rivalState{dir: filepath.Join(scratch, "rivals", fx.shape.key()), refs: map[string]string{}}}
 }
 
 func (b *bed) cases() []benchCase {
@@ -52,7 +55,7 @@ func (b *bed) cases() []benchCase {
 	return append([]benchCase{
 		{key: "status", label: "git status", setup: b.settleStatus, teardown: none,
 			run: func(int) (sample, error) { return b.timed(nil, nil, "git", "status") }},
-		{key: "fresh", label: "fresh index + add -A + write-tree", setup: b.dropFresh, teardown: b.dropFresh,
+		{key: "fresh", label: "fresh index + add -A + write-tree (Claude Code's per-Bash snapshot)", setup: b.dropFresh, teardown: b.dropFresh,
 			run: b.fresh},
 		{key: "clean", label: "git checkpoint, nothing changed", setup: func(r int) error { return b.sync(r) }, teardown: none,
 			run: func(int) (sample, error) { return b.timed(nil, nil, "git", "checkpoint") }},
@@ -121,8 +124,8 @@ func (b *bed) sync(_ int, edits ...func() error) error {
 }
 
 // pick returns n tracked files chosen by a stride that differs per round.
-func (b *bed) pick(r, n, stride int) []int {
-	out := make([]int, n)
+func (b *bed) pick(r, n, stride int) []string {
+	out := make([]string, n)
 	for k := range out {
 		out[k] = b.tracked[((r+1)*stride+k*7)%len(b.tracked)]
 	}
@@ -132,8 +135,8 @@ func (b *bed) pick(r, n, stride int) []int {
 // spread returns n tracked files evenly spaced through the tree, so that
 // with 20 files per directory each falls in a different directory (the
 // worst case for write-tree).
-func (b *bed) spread(r, n, offset int) []int {
-	out := make([]int, n)
+func (b *bed) spread(r, n, offset int) []string {
+	out := make([]string, n)
 	step := len(b.tracked) / n
 	for k := range out {
 		out[k] = b.tracked[(k*step+r+offset)%len(b.tracked)]
@@ -142,13 +145,18 @@ func (b *bed) spread(r, n, offset int) []int {
 }
 
 // edit appends a line to each file; restore writes the original back.
-func (b *bed) edit(r int, files []int) []func() error {
+func (b *bed) edit(r int, files []string) []func() error {
 	var out []func() error
-	for _, i := range files {
-		p := b.fx.shape.path(i)
+	for _, p := range files {
 		b.edited = append(b.edited, p)
-		content := append(b.fx.shape.content(i), fmt.Sprintf("edited in round %d of run %s\n", r, b.run)...)
-		out = append(out, func() error { return os.WriteFile(filepath.Join(b.fx.dir, p), content, 0o644) })
+		out = append(out, func() error {
+			orig, err := b.fx.original(p)
+			if err != nil {
+				return err
+			}
+			content := append(slices.Clip(orig), fmt.Sprintf("edited in round %d of run %s\n", r, b.run)...)
+			return os.WriteFile(filepath.Join(b.fx.dir, p), content, 0o644)
+		})
 	}
 	return out
 }
@@ -156,11 +164,11 @@ func (b *bed) edit(r int, files []int) []func() error {
 // create makes n new files in n different directories.
 func (b *bed) create(r, n int) []func() error {
 	var out []func() error
-	for _, i := range b.spread(r, n, 3) {
-		p := path.Join(path.Dir(b.fx.shape.path(i)), fmt.Sprintf("new-%d-%d.txt", r, i))
+	for k, f := range b.spread(r, n, 3) {
+		p := path.Join(path.Dir(f), fmt.Sprintf("new-%d-%d.txt", r, k))
 		b.created = append(b.created, p)
 		out = append(out, func() error {
-			return os.WriteFile(filepath.Join(b.fx.dir, p), []byte(fmt.Sprintf("new file %d of run %s\n", i, b.run)), 0o644)
+			return os.WriteFile(filepath.Join(b.fx.dir, p), []byte(fmt.Sprintf("new file %s of run %s\n", p, b.run)), 0o644)
 		})
 	}
 	return out
@@ -191,17 +199,15 @@ func (b *bed) restore(int) error {
 // putBack writes p's original content, dated an hour ago.
 func (b *bed) putBack(p string) error {
 	abs := filepath.Join(b.fx.dir, p)
-	if err := os.WriteFile(abs, b.original(p), 0o644); err != nil {
+	orig, err := b.fx.original(p)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(abs, orig, 0o644); err != nil {
 		return err
 	}
 	old := time.Now().Add(-time.Hour)
 	return os.Chtimes(abs, old, old)
-}
-
-func (b *bed) original(p string) []byte {
-	var i int
-	fmt.Sscanf(path.Base(p), "f%06d.txt", &i)
-	return b.fx.shape.content(i)
 }
 
 // checkCaptured makes sure the per-tool capture really took the change
@@ -227,7 +233,11 @@ func (b *bed) checkRestored(int) error {
 		if err != nil {
 			return err
 		}
-		if !bytes.Equal(have, b.original(p)) {
+		orig, err := b.fx.original(p)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(have, orig) {
 			return fmt.Errorf("the rewind did not restore %s", p)
 		}
 		if err := b.putBack(p); err != nil {

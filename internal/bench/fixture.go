@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -30,6 +31,10 @@ type Shape struct {
 	// Turns is how many agent turns the journal holds before the first
 	// measurement (each a turn start, tool captures and a turn end).
 	Turns int
+	// Real names a tree that exists (real.go): goroot, node_modules or
+	// kubernetes. Its files are what was installed, not generated; Files
+	// is counted once the tree is built.
+	Real  bool
 	words []string
 }
 
@@ -37,6 +42,9 @@ type Shape struct {
 func shapeFor(name string, n int) Shape {
 	if name == "wide" {
 		return wideShape(n)
+	}
+	if isReal(name) {
+		return Shape{Name: name, Real: true}
 	}
 	return Shape{Name: "default", Files: n, Ignored: n / 10, Seed: 1, words: vocabulary(1)}
 }
@@ -46,6 +54,9 @@ func shapeFor(name string, n int) Shape {
 const generator = "v3"
 
 func (s Shape) key() string {
+	if s.Real {
+		return realKey(s.Name)
+	}
 	if s.Name == "wide" {
 		return fmt.Sprintf("repo-%s-wide-f%d-i%d-s%d-t%d", generator, s.Files, s.Ignored, s.Seed, s.Turns)
 	}
@@ -126,11 +137,50 @@ func (s Shape) tracked() []int {
 	return out
 }
 
-// fixture is a synthetic repository on disk.
+// fixture is a synthetic or real repository on disk.
 type fixture struct {
 	shape Shape
 	dir   string
 	env   []string
+	// Of a real tree: every file that is not ignored, tracked or not (the
+	// files the cases edit), and the content of those an edit changed,
+	// read before it did.
+	pool  []string
+	saved map[string][]byte
+}
+
+// files are the paths the cases edit: the tracked files of a synthetic
+// tree, every file a checkpoint holds of a real one.
+func (f *fixture) files() []string {
+	if f.shape.Real {
+		return f.pool
+	}
+	var out []string
+	for _, i := range f.shape.tracked() {
+		out = append(out, f.shape.path(i))
+	}
+	return out
+}
+
+// original is the content p has in the built tree.
+func (f *fixture) original(p string) ([]byte, error) {
+	if !f.shape.Real {
+		var i int
+		fmt.Sscanf(path.Base(p), "f%06d.txt", &i)
+		return f.shape.content(i), nil
+	}
+	if b, ok := f.saved[p]; ok {
+		return b, nil
+	}
+	b, err := os.ReadFile(filepath.Join(f.dir, p))
+	if err != nil {
+		return nil, err
+	}
+	if f.saved == nil {
+		f.saved = map[string][]byte{}
+	}
+	f.saved[p] = b
+	return b, nil
 }
 
 // openFixture returns the cached repository of shape under cache, building
@@ -141,7 +191,7 @@ func openFixture(cache string, shape Shape, env []string, logf func(string, ...a
 	dir := filepath.Join(cache, shape.key())
 	f := &fixture{shape: shape, dir: dir, env: env}
 	if _, err := os.Stat(filepath.Join(dir, ".git", "bench-ready")); err == nil {
-		return f, nil
+		return f, f.loadPool()
 	}
 	logf("building %s (once; cached for later runs)", dir)
 	tmp := dir + ".tmp"
@@ -149,7 +199,11 @@ func openFixture(cache string, shape Shape, env []string, logf func(string, ...a
 		return nil, err
 	}
 	b := &fixture{shape: shape, dir: tmp, env: env}
-	if err := b.build(); err != nil {
+	build := b.build
+	if shape.Real {
+		build = func() error { return b.buildReal(cache) }
+	}
+	if err := build(); err != nil {
 		return nil, fmt.Errorf("building %s: %w", dir, err)
 	}
 	if err := os.RemoveAll(dir); err != nil {
@@ -158,7 +212,7 @@ func openFixture(cache string, shape Shape, env []string, logf func(string, ...a
 	if err := os.Rename(tmp, dir); err != nil {
 		return nil, err
 	}
-	return f, nil
+	return f, f.loadPool()
 }
 
 func (f *fixture) build() error {
@@ -240,13 +294,22 @@ func (f *fixture) reset() error {
 	if err := f.restoreJournal(); err != nil {
 		return err
 	}
-	for _, args := range [][]string{{"reset", "-q", "--hard"}, {"clean", "-fdq"}} {
-		if _, err := f.git(nil, args...); err != nil {
+	if err := f.dropRivals(); err != nil {
+		return err
+	}
+	if f.shape.Real {
+		if err := f.resetReal(); err != nil {
 			return err
 		}
-	}
-	if err := f.writeUntracked(); err != nil {
-		return err
+	} else {
+		for _, args := range [][]string{{"reset", "-q", "--hard"}, {"clean", "-fdq"}} {
+			if _, err := f.git(nil, args...); err != nil {
+				return err
+			}
+		}
+		if err := f.writeUntracked(); err != nil {
+			return err
+		}
 	}
 	// Earlier runs' checkpoints leave loose objects that nothing reaches.
 	// Past 3,000 of them a capture no longer packs (checkpoint.packEvery

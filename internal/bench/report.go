@@ -25,12 +25,14 @@ type target struct {
 	// design's figures for make bench's own tree (the default shape) and
 	// are shown for information on the others.
 	everyShape bool
+	// anySize judges it at every tree size, not only at `at`.
+	anySize bool
 }
 
 // targets are DESIGN section 10's, as ratios of medians from one run, and
 // the goals of the work on speed at every size (goal: shown, not failing).
 func targets() []target {
-	return []target{
+	out := []target{
 		{what: "capture, nothing changed / git status", num: "clean", den: "status", limit: 1.1},
 		{what: "capture, nothing changed / git status, 10k files", num: "clean", den: "status", limit: 1.3, at: 10000, goal: true},
 		{what: "capture, nothing changed / git status, 1k files", num: "clean", den: "status", limit: 2, at: 1000, goal: true},
@@ -54,6 +56,7 @@ func targets() []target {
 		{what: "rewind of 100 files / git status, 500k files", num: "rewind100", den: "status", limit: 1.3, at: largeSize, goal: true},
 		{what: "capture, nothing changed, fsmonitor / git status, 500k files", num: "fsmon", den: "status", limit: 0.3, at: largeSize, goal: true},
 	}
+	return append(out, rivalTargets()...)
 }
 
 // report prints one size's table and its targets, and returns whether all
@@ -87,7 +90,9 @@ func report(w io.Writer, r *result, judged bool) bool {
 		}
 		verdict := "pass"
 		switch {
-		case !judged || r.files != cmp.Or(t.at, targetSize):
+		case !judged && t.anySize:
+			verdict = "(not judged in quick mode)"
+		case !judged || (!t.anySize && r.files != cmp.Or(t.at, targetSize)):
 			verdict = fmt.Sprintf("(judged at %s files)", thousands(cmp.Or(t.at, targetSize)))
 		case r.shape != "default" && !t.everyShape:
 			verdict = "(judged on the default shape)"
@@ -103,7 +108,46 @@ func report(w io.Writer, r *result, judged bool) bool {
 	if f := r.floor(); f > 0 {
 		fmt.Fprintf(w, "| floor of a capture: git status + git running a Go program that does nothing / git status | %.2fx | | the least a capture typed as git checkpoint that scans with git can cost here |\n", f)
 	}
+	reportRivals(w, r)
 	return ok
+}
+
+// reportRivals prints the tree's table of ours against each rival's
+// method, as ratios of medians from this run (ours / theirs: under 1,
+// ours is faster).
+func reportRivals(w io.Writer, r *result) {
+	var cols []rival
+	for _, rv := range rivals {
+		for _, row := range rivalRows {
+			if k := rv.caseKey(row.theirs); k != "" && len(r.samples[k]) > 0 {
+				cols = append(cols, rv)
+				break
+			}
+		}
+	}
+	if len(cols) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n### Ours / the rivals' methods, %s files, %s shape (under 1x: ours is faster)\n\n| ours | ms |", thousands(r.files), r.shape)
+	for _, rv := range cols {
+		fmt.Fprintf(w, " %s |", rv.name)
+	}
+	fmt.Fprintf(w, "\n|---|---:|%s\n", strings.Repeat("---:|", len(cols)))
+	for _, row := range rivalRows {
+		if len(r.samples[row.ours]) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %s |", row.what, ms(r.median(row.ours)))
+		for _, rv := range cols {
+			k := rv.caseKey(row.theirs)
+			if k == "" || len(r.samples[k]) == 0 {
+				fmt.Fprintf(w, " - |")
+				continue
+			}
+			fmt.Fprintf(w, " %.2fx (%s) |", ratio(r.median(row.ours), r.median(k)), ms(r.median(k)))
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // belowFloor says, for a missed target of a capture that scans the whole
