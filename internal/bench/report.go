@@ -47,6 +47,8 @@ func targets() []target {
 		{what: "rewind of 100 files / git status", num: "rewind100", den: "status", limit: 3, everyShape: true},
 		{what: "rewind of 100 files / git status (goal)", num: "rewind100", den: "status", limit: 1.5, everyShape: true, goal: true},
 		{what: "rewind of 100 files / git status, 10k files", num: "rewind100", den: "status", limit: 4, at: 10000, everyShape: true, goal: true},
+		{what: "rewind of 100 files / git status, 10k files (goal)", num: "rewind100", den: "status", limit: 2, at: 10000, everyShape: true, goal: true},
+		{what: "rewind of 100 files / git status, 1k files", num: "rewind100", den: "status", limit: 4, at: 1000, everyShape: true, goal: true},
 		{what: "capture, nothing changed, fsmonitor / git status", num: "fsmon", den: "status", limit: 0.3, goal: true},
 		// Chromium scale: make bench-500k.
 		{what: "capture, nothing changed / git status, 500k files", num: "clean", den: "status", limit: 1.1, at: largeSize, goal: true},

@@ -54,9 +54,17 @@ type Capturer struct {
 	// that the scan makes its commit and writes it in its pack (seal.go);
 	// false when it cannot say.
 	Seal func(tree string) (Options, bool)
+	// SealNext, beside Seal, says which checkpoint follows the sealed
+	// one, of which tree (a rewind's checkpoint after it, of its target's
+	// tree): the scan makes its commit too, in the same pack, for
+	// SealAhead to take; false when it cannot say.
+	SealNext func(tree string) (next string, opts Options, ok bool)
 	// sealed is the commit the last scan made for Seal, which the next
 	// Commit takes if it is the one it would make.
 	sealed *sealedCommit
+	// next is the commit the last scan made for SealNext, which SealAhead
+	// takes if it is the one it would make.
+	next *sealedCommit
 	// state is the private index state this process saved aside, which
 	// loadState reads while the file is still being written.
 	state []byte
@@ -110,7 +118,7 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	}
 	// An index.lock a killed run left beside the private index went
 	// when the store lock was taken (store.Store.Lock).
-	c.sealed = nil // a commit sealed by an earlier scan is not this one's
+	c.sealed, c.next = nil, nil // commits sealed by an earlier scan are not this one's
 	st := c.loadState()
 	if snap, ok := c.unchanged(ctx, st, j); ok {
 		return snap, nil

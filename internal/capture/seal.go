@@ -33,6 +33,7 @@ import (
 // Capturer.SealAhead).
 type sealedCommit struct {
 	at   time.Time // the checkpoint's time, which the commit's dates give
+	n    int       // the checkpoint's number
 	id   string
 	body []byte
 	// err is why the commit could not be written; set before the work
@@ -45,7 +46,7 @@ type sealedCommit struct {
 // commit for the scan's pack, or nothing when Seal cannot say yet or the
 // checkpoint needs a commit of its own for an extra parent.
 func (c *Capturer) seal(j *store.Journal, tree string) []git.Object {
-	c.sealed = nil
+	c.sealed, c.next = nil, nil
 	if c.Seal == nil {
 		return nil
 	}
@@ -53,10 +54,19 @@ func (c *Capturer) seal(j *store.Journal, tree string) []git.Object {
 	if !ok {
 		return nil
 	}
-	if c.sealed = c.commitAhead(j, tree, opts); c.sealed == nil {
+	if c.sealed = c.commitAhead(j, tree, opts, nil); c.sealed == nil {
 		return nil
 	}
-	return []git.Object{{ID: c.sealed.id, Type: "commit", Body: c.sealed.body}}
+	objs := []git.Object{{ID: c.sealed.id, Type: "commit", Body: c.sealed.body}}
+	if c.SealNext == nil {
+		return objs
+	}
+	if next, nextOpts, ok := c.SealNext(tree); ok {
+		if c.next = c.commitAhead(j, next, nextOpts, c.sealed); c.next != nil {
+			objs = append(objs, git.Object{ID: c.next.id, Type: "commit", Body: c.next.body})
+		}
+	}
+	return objs
 }
 
 // sealWritten is seal for a snapshot whose commit the scan did not put
@@ -80,11 +90,22 @@ func (c *Capturer) sealWritten(ctx context.Context, j *store.Journal, snap *Snap
 // commit of the checkpoint after it while it writes the files, where
 // commit-tree waited for the files and their check. The
 // checkpoint is then dated when its writes began.
+//
+// When the scan's pack holds that commit already (SealNext), it is taken
+// as it is: no process writes it, and the checkpoint is dated as the one
+// before it, when the scan ended.
 func (c *Capturer) SealAhead(ctx context.Context, j *store.Journal, tree string, opts Options) {
+	if n := c.next; n != nil {
+		c.next = nil
+		if s := c.commitAheadAt(j, tree, opts, n.at); s != nil && s.id == n.id {
+			c.sealed = n
+			return
+		}
+	}
 	if c.Git.Aside == nil {
 		return // nothing runs aside here: Commit writes the commit itself
 	}
-	s := c.commitAhead(j, tree, opts)
+	s := c.commitAhead(j, tree, opts, nil)
 	if s == nil {
 		return
 	}
@@ -111,15 +132,41 @@ func (c *Capturer) SealAhead(ctx context.Context, j *store.Journal, tree string,
 // become with opts, numbered after j's newest, as Commit would make it
 // now; nil when the checkpoint needs a commit of its own for an extra
 // parent (the index a move of HEAD keeps), or while a group collects its
-// captures' commits itself.
-func (c *Capturer) commitAhead(j *store.Journal, tree string, opts Options) *sealedCommit {
+// captures' commits itself. after, when set, is the sealed commit of the
+// checkpoint that comes first (SealNext): this one is numbered after it,
+// names it as its previous one and is dated as it is.
+func (c *Capturer) commitAhead(j *store.Journal, tree string, opts Options, after *sealedCommit) *sealedCommit {
+	if after == nil {
+		return c.commitAheadAt(j, tree, opts, time.Time{})
+	}
 	if opts.Index != "" || c.group != nil {
 		return nil
 	}
 	rec := c.newRecord(&Snapshot{Tree: tree}, opts)
+	rec.At, rec.N = after.at, after.n+1
+	rec.ID = "k" + strconv.Itoa(rec.N)
+	rec.Previous = "k" + strconv.Itoa(after.n) + " " + after.id
+	return sealedOf(rec, tree, c.headParents())
+}
+
+// commitAheadAt is commitAhead of no checkpoint sealed before, dated at
+// (now, when zero).
+func (c *Capturer) commitAheadAt(j *store.Journal, tree string, opts Options, at time.Time) *sealedCommit {
+	if opts.Index != "" || c.group != nil {
+		return nil
+	}
+	rec := c.newRecord(&Snapshot{Tree: tree}, opts)
+	if !at.IsZero() {
+		rec.At = at
+	}
 	rec.N = j.MaxN() + 1
 	rec.ID = "k" + strconv.Itoa(rec.N)
 	rec.Previous = previous(j.Latest())
-	body := commitBody(git.CommitRequest{Tree: tree, Parents: c.headParents(), Message: store.Message(rec)}, rec.At)
-	return &sealedCommit{at: rec.At, id: gitformat.ID("commit", body, len(tree)), body: body}
+	return sealedOf(rec, tree, c.headParents())
+}
+
+// sealedOf is the commit rec, of tree, would have with parents.
+func sealedOf(rec *store.Record, tree string, parents []string) *sealedCommit {
+	body := commitBody(git.CommitRequest{Tree: tree, Parents: parents, Message: store.Message(rec)}, rec.At)
+	return &sealedCommit{at: rec.At, n: rec.N, id: gitformat.ID("commit", body, len(tree)), body: body}
 }

@@ -150,3 +150,81 @@ func ticking(c *Capturer) {
 		return at
 	})
 }
+
+// TestSealNext: a scan told which checkpoint follows the one it seals
+// (SealNext: a rewind's checkpoint after it) writes that commit in its
+// pack too, and SealAhead then takes it with no process: neither
+// hash-object nor commit-tree runs, the commit names the safety
+// checkpoint as its previous one and is dated as it is, and git finds the
+// repository whole, with no commit left unreachable. Told wrong (another
+// label), SealAhead has git write the right one, and the commit in the
+// pack is only an unreachable object.
+func TestSealNext(t *testing.T) {
+	for _, tc := range []struct {
+		name, label string
+		taken       bool
+	}{{"right", "after rewind to k1", true}, {"wrong", "after rewind to k0", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, j := testRepo(t, map[string]string{"a/1.txt": "1\n", "b/2.txt": "2\n"})
+			ticking(c)
+			ctx := context.Background()
+			c.Git.Aside, c.Git.Trees = git.NewAside(), git.NewTrees()
+			var trace bytes.Buffer
+			c.Git.Trace = &git.LockedWriter{W: &trace}
+			target := j.Latest().Tree
+			write(t, filepath.Join(c.Repo.Top, "a/1.txt"), "one\n")
+			safety := Options{Reason: store.ReasonPreRewind, NoDedup: true, Label: "before rewind to k1"}
+			after := Options{Reason: store.ReasonRewind, Label: "after rewind to k1"}
+			c.WriteAside = true
+			c.Seal = func(string) (Options, bool) { return safety, true }
+			c.SealNext = func(string) (string, Options, bool) {
+				o := after
+				o.Label = tc.label
+				return target, o, true
+			}
+			snap, err := c.Snapshot(ctx, j)
+			c.WriteAside, c.Seal, c.SealNext = false, nil, nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, err := c.Record(ctx, j, snap, safety)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.SealAhead(ctx, j, target, after)
+			rec, err := c.Record(ctx, j, &Snapshot{Tree: target, Known: true}, after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ran := strings.Contains(trace.String(), "trace: git hash-object "); ran == tc.taken {
+				t.Errorf("hash-object ran: %v, want %v\n%s", ran, !tc.taken, trace.String())
+			}
+			if strings.Contains(trace.String(), "trace: git commit-tree") {
+				t.Errorf("commit-tree ran:\n%s", trace.String())
+			}
+			body, err := c.Git.Run(ctx, git.Cmd{Args: []string{"cat-file", "commit", "refs/checkpoints/main/3"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "tree " + target + "\nparent " + c.Repo.Head + "\n"
+			if !strings.HasPrefix(string(body), want) || !strings.HasSuffix(string(body), "\n\n"+store.Message(rec)) {
+				t.Errorf("checkpoint commit:\n%s\nwant tree, parent and message:\n%s...\n%s", body, want, store.Message(rec))
+			}
+			if want := "Previous: k2 " + first.Commit + "\n"; !strings.Contains(string(body), want) {
+				t.Errorf("checkpoint commit:\n%s\nwant %q", body, want)
+			}
+			checkDated(t, true, rec, body)
+			if tc.taken && !rec.At.Equal(first.At) {
+				t.Errorf("the checkpoint after is dated %s, the one before %s: want the same", rec.At, first.At)
+			}
+			args := []string{"fsck", "--strict", "--no-progress"}
+			if !tc.taken {
+				args = append(args, "--no-dangling")
+			}
+			out, err := c.Git.Run(ctx, git.Cmd{Args: args})
+			if err != nil || len(out) > 0 {
+				t.Errorf("git fsck: %v\n%s", err, out)
+			}
+		})
+	}
+}

@@ -27,9 +27,9 @@ import (
 // The steps of a rewind, in order: scanned (the scan is done, its pack and
 // state perhaps still being written aside), safety (the safety checkpoint
 // exists, nothing else happened), started (rewind_started is journaled),
-// ahead (the commit of the checkpoint after the rewind is about to be
-// written aside, while the files are; a failure there leaves that commit
-// to be made afterwards), staged,
+// ahead (a commit the scan's pack does not hold, the safety checkpoint's
+// or the one after the rewind, is about to be written aside; a failure
+// there leaves that commit to be made when its checkpoint is), staged,
 // delete-N, deleted, rename-N, renamed (see restore.Applier), head and
 // index (--reset-head moved the branch, then the index), after (the files
 // are in place, the checkpoint after them is about to be taken), captured (the

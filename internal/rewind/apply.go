@@ -225,7 +225,7 @@ func (r *Rewinder) captureAfter(ctx context.Context, pr *Prepared, a *restore.Ap
 	if err == nil {
 		planOnly = snap.Partial
 		snap.Partial = false
-		after, err = r.Capture.Commit(ctx, pr.Journal, snap, afterOptions(pr))
+		after, err = r.Capture.Commit(ctx, pr.Journal, snap, afterOptions(pr.Target))
 	}
 	// The directories written reach the disk whatever happened since:
 	// with the checkpoint's objects and ref, on the store's filesystem.
@@ -238,21 +238,23 @@ func (r *Rewinder) captureAfter(ctx context.Context, pr *Prepared, a *restore.Ap
 	return after, planOnly, r.Capture.Enter(pr.Journal, after)
 }
 
-// afterOptions describe the checkpoint of the tree a rewind left.
-func afterOptions(pr *Prepared) capture.Options {
-	return capture.Options{Reason: store.ReasonRewind, Label: "after rewind to " + pr.Target.ID}
+// afterOptions describe the checkpoint of the tree a rewind to target
+// left.
+func afterOptions(target *store.Record) capture.Options {
+	return capture.Options{Reason: store.ReasonRewind, Label: "after rewind to " + target.ID}
 }
 
-// sealAfter has git write the commit of the checkpoint after the rewind
-// while the rewind writes its files, when the plan says what the tree
-// will be (every difference from the target written, no file kept byte
-// for byte, HEAD staying): captureAfter's Commit takes it if the tree is
-// then what the plan said (capture.Capturer.SealAhead).
+// sealAfter makes the commit of the checkpoint after the rewind before
+// the rewind writes its files, when the plan says what the tree will be
+// (every difference from the target written, no file kept byte for byte,
+// HEAD staying): the scan's pack holds it (sealer), or else git writes it
+// while the files are written. captureAfter's Commit takes it if the tree
+// is then what the plan said (capture.Capturer.SealAhead).
 func (r *Rewinder) sealAfter(ctx context.Context, pr *Prepared) {
 	if !pr.Plan.Whole() || pr.Move != nil || pr.Snap.Raw != "" || pr.Target.Raw != "" {
 		return
 	}
-	r.Capture.SealAhead(ctx, pr.Journal, pr.Plan.Target.Tree, afterOptions(pr))
+	r.Capture.SealAhead(ctx, pr.Journal, pr.Plan.Target.Tree, afterOptions(pr.Target))
 }
 
 // expectAfter is what the tree should be once the plan is written: the

@@ -195,9 +195,10 @@ func (r *Rewinder) prepare(ctx context.Context, req Request) (*Prepared, error) 
 	end = r.Git.Phase("scan")
 	// The scan's pack is written while the plan is made and its files
 	// staged: apply's safety checkpoint waits for it (git.Aside).
-	r.Capture.WriteAside, r.Capture.Seal = true, r.sealer(pr)
+	r.Capture.WriteAside = true
+	r.Capture.Seal, r.Capture.SealNext = r.sealer(pr)
 	pr.Snap, err = r.Capture.Snapshot(ctx, j)
-	r.Capture.WriteAside, r.Capture.Seal = false, nil
+	r.Capture.WriteAside, r.Capture.Seal, r.Capture.SealNext = false, nil, nil
 	end()
 	if err == nil {
 		// A kill here leaves the pack and the state half written.
@@ -261,22 +262,40 @@ func (r *Rewinder) prepare(ctx context.Context, req Request) (*Prepared, error) 
 // dry run or a plan to be asked about, which take no safety checkpoint
 // now, a reversal, whose target is made after the scan, or a move of
 // HEAD, whose safety checkpoint keeps the index saved after the plan.
-func (r *Rewinder) sealer(pr *Prepared) func(tree string) (capture.Options, bool) {
+//
+// The second function it returns says which checkpoint follows it, the
+// one after the rewind, whose commit the scan makes too, in the same pack
+// (capture.Capturer.SealNext), where git hash-object wrote it while the
+// files were written: it is taken only if the plan then makes the target's
+// tree (sealAfter), so a rewind limited to some paths makes none.
+func (r *Rewinder) sealer(pr *Prepared) (seal func(tree string) (capture.Options, bool), next func(tree string) (string, capture.Options, bool)) {
 	req := pr.req
 	if req.DryRun || req.Ask || req.ResetHead || pr.Move != nil || req.Only != "" || req.Session != "" {
-		return nil
+		return nil, nil
 	}
-	return func(tree string) (capture.Options, bool) {
-		target := pr.Target
-		if target == nil {
-			// A sealed commit is one of a snapshot with no raw
-			// overlay (Capturer.seal).
-			if target = DefaultTarget(pr.Journal, pr.refs, tree, ""); target == nil {
-				return capture.Options{}, false
-			}
+	target := func(tree string) *store.Record {
+		if pr.Target != nil {
+			return pr.Target
 		}
-		return safetyOptions(target, ""), true
+		// A sealed commit is one of a snapshot with no raw overlay
+		// (Capturer.seal).
+		return DefaultTarget(pr.Journal, pr.refs, tree, "")
 	}
+	seal = func(tree string) (capture.Options, bool) {
+		t := target(tree)
+		if t == nil {
+			return capture.Options{}, false
+		}
+		return safetyOptions(t, ""), true
+	}
+	next = func(tree string) (string, capture.Options, bool) {
+		t := target(tree)
+		if t == nil || t.Raw != "" || len(req.Paths) > 0 {
+			return "", capture.Options{}, false
+		}
+		return t.Tree, afterOptions(t), true
+	}
+	return seal, next
 }
 
 // safetyOptions describe the safety checkpoint of a rewind to target,
