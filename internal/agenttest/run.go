@@ -177,7 +177,7 @@ func dropEnv(k string) bool {
 		"GH_TOKEN", "GITHUB_TOKEN", "GH_HOST":
 		return true
 	}
-	for _, p := range []string{"XDG_", "ANTHROPIC_", "CLAUDE", "CODEX_", "OPENAI_", "GEMINI_", "GOOGLE_", "VERTEX", "DISABLE_", "COPILOT_"} {
+	for _, p := range []string{"XDG_", "ANTHROPIC_", "CLAUDE", "CODEX_", "OPENAI_", "GEMINI_", "GOOGLE_", "VERTEX", "DISABLE_", "COPILOT_", "CLINE_"} {
 		if strings.HasPrefix(strings.ToUpper(k), p) {
 			return true
 		}

@@ -31,5 +31,6 @@ func TestAgents(t *testing.T) {
 	t.Run("pi", func(t *testing.T) { piStory(t, tools) })
 	t.Run("kimi", func(t *testing.T) { kimiStory(t, tools) })
 	t.Run("kimi-mcp", func(t *testing.T) { mcpStory(t, tools, kimiMCPClient) })
+	t.Run("cline", func(t *testing.T) { clineStory(t, tools) })
 	t.Run("two-sessions", func(t *testing.T) { twoSessionsStory(t, tools) })
 }
