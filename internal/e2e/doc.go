@@ -1,8 +1,9 @@
 // Package e2e holds the end-to-end tests of the agent hooks: the real
 // git-checkpoint and git-rewind binaries, installed into a repository with
-// `git checkpoint install AGENT` as a user would, driven by the real Claude
-// Code, Codex CLI, Gemini CLI and GitHub Copilot CLI (internal/agenttest
-// runs them against fake model servers on 127.0.0.1).
+// `git checkpoint install AGENT` as a user would, driven by the real
+// agents (Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI,
+// OpenCode, Qwen Code, Pi, Kimi Code and Cline; internal/agenttest runs
+// them against fake model servers on 127.0.0.1).
 //
 // Each agent plays the same story: a turn that writes a file and runs a
 // shell command that creates, deletes and appends; a person's edit; a
@@ -22,5 +23,6 @@
 // plugins/, with nothing installed in the tree.
 //
 // The package has tests only. They skip when node or npm is missing (the
-// agents cannot run); everywhere else they run, one agent at a time.
+// agents cannot run), and fail then in CI (CI=true), where .ci/run
+// installs them; everywhere else they run, one agent at a time.
 package e2e
