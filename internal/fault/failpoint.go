@@ -37,7 +37,8 @@ import (
 // journaled). Putting a tree back after a failure goes through the same
 // file steps with an "undo-" prefix. A capture has two steps: indexed (the
 // private index holds the scan's changes) and ref (its ref exists, not yet
-// synced nor journaled). A bisect has one: bisect-step
+// synced nor journaled). A prune has one: pruned (its event is journaled,
+// its refs not yet deleted). A bisect has one: bisect-step
 // (a candidate's files are in the temporary worktree, CMD is about to
 // run there), where kill leaves the worktree behind for doctor to find.
 type Failpoints map[string]string

@@ -87,27 +87,42 @@ func (s *Store) NextN(j *Journal) int {
 	return n
 }
 
-// RefLocked reports whether checkpoint n's ref cannot be deleted yet
-// for a young lock, which a git may still hold: its own, or
-// packed-refs.lock, which git takes to delete any ref (a stale one does
+// refLocks are the locks that stop a deletion of checkpoint n's ref:
+// its own, and packed-refs.lock, which git takes to delete any ref.
+func (s *Store) refLocks(n int) []LockFile {
+	return []LockFile{{Path: s.refLock(n)}, {Path: s.packedRefsLock(), Shared: true}}
+}
+
+// RefLocked reports whether checkpoint n's ref cannot be deleted yet for
+// a young lock (refLocks), which a git may still hold (a stale one does
 // not count: the next writer removes it). It removes nothing.
 func (s *Store) RefLocked(n int) bool {
 	if s.CommonDir == "" {
 		return false
 	}
-	for _, path := range []string{s.refLock(n), s.packedRefsLock()} {
-		if fi, err := os.Lstat(path); err == nil && !(LockFile{Age: time.Since(fi.ModTime())}).Stale() {
-			return true
+	for _, l := range s.refLocks(n) {
+		if fi, err := os.Lstat(l.Path); err == nil {
+			l.Age = time.Since(fi.ModTime())
+			if !l.Stale() {
+				return true
+			}
 		}
 	}
 	return false
 }
 
 // refDeletable reports whether checkpoint n's ref can be deleted now:
-// neither its lock nor packed-refs.lock is there, stale ones being
-// removed first.
+// none of its refLocks is there, stale ones being removed first.
 func (s *Store) refDeletable(n int) bool {
-	return s.CommonDir == "" || (lockGone(s.packedRefsLock(), true) && s.refLockGone(n))
+	if s.CommonDir == "" {
+		return true
+	}
+	for _, l := range s.refLocks(n) {
+		if !lockGone(l.Path, l.Shared) {
+			return false
+		}
+	}
+	return true
 }
 
 // packedRefsLock is the repository's packed-refs.lock.

@@ -88,11 +88,12 @@ func Select(j *Journal, refs Refs, r Retention, now time.Time) (doomed, forgotte
 func (s *Store) Prune(ctx context.Context, j *Journal, refs Refs, r Retention, dry bool) (*PruneResult, error) {
 	doomed, forgotten, kept := Select(j, refs, r, s.Now())
 	if !dry {
-		// A ref whose lock a killed command left cannot be deleted, and
-		// would fail the whole transaction: it stays until its lock is
-		// stale, and goes then (refLockGone removes it).
+		// A ref whose lock (or packed-refs.lock) a killed command left
+		// cannot be deleted, and would fail the whole transaction: it
+		// stays until the lock is stale, and goes then (refDeletable
+		// removes it).
 		doomed = slices.DeleteFunc(doomed, func(c *Record) bool {
-			if s.CommonDir == "" || s.refLockGone(c.N) {
+			if s.refDeletable(c.N) {
 				return false
 			}
 			kept++
@@ -118,6 +119,9 @@ func (s *Store) Prune(ctx context.Context, j *Journal, refs Refs, r Retention, d
 		ids = append(ids, c.ID)
 	}
 	if err := s.Append(j, Event{Type: EventPruned, Pruned: ids}); err != nil {
+		return nil, err
+	}
+	if err := s.Fail.At("pruned"); err != nil {
 		return nil, err
 	}
 	if err := s.deleteRefs(ctx, doomed); err != nil {

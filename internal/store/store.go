@@ -26,6 +26,9 @@ type Store struct {
 	CommonDir string
 	Git       *git.Runner
 	Now       func() time.Time
+	// Fail is the command's test-only failure injection; a prune has
+	// one step, pruned (its event is journaled, its refs not deleted).
+	Fail fault.Failpoints
 }
 
 // New returns the store of repo's working tree.

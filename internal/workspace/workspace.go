@@ -113,7 +113,7 @@ func Open(ctx context.Context, o Options) (w *Workspace, err error) {
 	}
 	cp.Early = early
 	fail := fault.ParseFailpoints(getenv("GIT_CHECKPOINT_FAILPOINT"))
-	cp.Fail = fail
+	cp.Fail, st.Fail = fail, fail
 	return &Workspace{
 		Cwd: abs, Git: r, Repo: repo, Config: cfg, Store: st, Capture: cp, Fail: fail,
 		warnings: o.Warnings, prog: o.Prog, early: early,
