@@ -57,12 +57,9 @@ func TranscriptPath(env Env, dir, session string) (string, error) {
 	if len(slug) > claudeSlugMax {
 		return "", fmt.Errorf("%s is too long a path: Claude Code shortens its project name with a hash of its own", dir)
 	}
-	config := env.Getenv("CLAUDE_CONFIG_DIR")
+	config := claudeConfigDir(env)
 	if config == "" {
-		if env.Home == "" {
-			return "", errors.New("HOME is not set")
-		}
-		config = filepath.Join(env.Home, ".claude")
+		return "", errors.New("HOME is not set")
 	}
 	return filepath.Join(config, "projects", slug, name), nil
 }

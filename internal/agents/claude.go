@@ -85,15 +85,25 @@ func claudeMCPKeys(scope string, env Env) []string {
 	return []string{"mcpServers"}
 }
 
+// claudeConfigDir is Claude Code's directory of the user's settings,
+// plugins and transcripts: $CLAUDE_CONFIG_DIR, else ~/.claude; "" when
+// neither is known.
+func claudeConfigDir(env Env) string {
+	if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	if env.Home == "" {
+		return ""
+	}
+	return filepath.Join(env.Home, ".claude")
+}
+
 // claudeSettings is Claude Code's settings file for scope; the scopes are
 // named after its files.
 func claudeSettings(scope string, env Env) string {
 	switch scope {
 	case ScopeUser:
-		if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-			return filepath.Join(d, "settings.json")
-		}
-		return filepath.Join(env.Home, ".claude", "settings.json")
+		return filepath.Join(claudeConfigDir(env), "settings.json")
 	case ScopeProject:
 		return filepath.Join(env.Top, ".claude", "settings.json")
 	}

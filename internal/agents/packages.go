@@ -14,7 +14,10 @@ import (
 // remove.
 type Hooked struct {
 	Agent, Path string
-	Package     bool
+	// Scope is the install scope of a settings file (ScopeLocal,
+	// ScopeProject, ScopeUser): what uninstall takes to remove it.
+	Scope   string
+	Package bool
 }
 
 // Hooks lists the files holding git-checkpoint's hooks that the agents
@@ -35,16 +38,13 @@ func Hooks(env Env) []Hooked {
 					p := f.hooksAt(scope, env)
 					if !seen[p] && HoldsHooksFile(p) {
 						seen[p] = true
-						out = append(out, Hooked{Agent: a.Name, Path: p})
+						out = append(out, Hooked{Agent: a.Name, Path: p, Scope: scope})
 					}
 				}
 			}
 		}
 	}
-	if env.Home == "" {
-		return out
-	}
-	for _, p := range claudePlugins(env.Home) {
+	for _, p := range claudePlugins(env) {
 		out = append(out, Hooked{Agent: "claude", Path: p, Package: true})
 	}
 	for _, p := range geminiExtensions(env.Home) {
@@ -81,23 +81,27 @@ func Twice(hooked []Hooked) []string {
 }
 
 // claudePlugins are the hooks files of Claude Code's installed plugins
-// (~/.claude/plugins/installed_plugins.json, version 2) that call
-// git-checkpoint, but for those the user's settings turn off
+// (plugins/installed_plugins.json, version 2, in claudeConfigDir) that
+// call git-checkpoint, but for those the user's settings turn off
 // (enabledPlugins).
-func claudePlugins(home string) []string {
+func claudePlugins(env Env) []string {
+	dir := claudeConfigDir(env)
+	if dir == "" {
+		return nil
+	}
 	var installed struct {
 		Plugins map[string][]struct {
 			InstallPath string `json:"installPath"`
 		} `json:"plugins"`
 	}
-	b, err := os.ReadFile(filepath.Join(home, ".claude", "plugins", "installed_plugins.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "plugins", "installed_plugins.json"))
 	if err != nil || json.Unmarshal(b, &installed) != nil {
 		return nil
 	}
 	var settings struct {
 		Enabled map[string]bool `json:"enabledPlugins"`
 	}
-	if b, err := os.ReadFile(filepath.Join(home, ".claude", "settings.json")); err == nil {
+	if b, err := os.ReadFile(claudeSettings(ScopeUser, env)); err == nil {
 		json.Unmarshal(b, &settings)
 	}
 	var out []string
@@ -121,6 +125,9 @@ func claudePlugins(home string) []string {
 // are in the directory it links (.gemini-extension-install.json), a
 // copied one's in its own.
 func geminiExtensions(home string) []string {
+	if home == "" {
+		return nil
+	}
 	dirs, _ := filepath.Glob(filepath.Join(home, ".gemini", "extensions", "*"))
 	var out []string
 	for _, dir := range dirs {

@@ -8,8 +8,8 @@ import (
 
 // TreeSettings are the agents' settings files and plugins inside a working tree that
 // install can write, relative to its top: the places a rewind must not
-// switch the product off (see HoldsHooks), and where status and doctor
-// look for installed hooks.
+// switch the product off (see HoldsHooks). Status and doctor find the
+// installed ones with Hooks.
 func TreeSettings() []string {
 	var files []string
 	env := Env{Top: "/", Getenv: func(string) string { return "" }}
@@ -23,20 +23,6 @@ func TreeSettings() []string {
 				if !slices.Contains(files, rel) {
 					files = append(files, rel)
 				}
-			}
-		}
-	}
-	return files
-}
-
-// UserSettings are the agents' settings files of the user's scope.
-func UserSettings(home string, getenv func(string) string) []string {
-	env := Env{Home: home, Getenv: getenv}
-	var files []string
-	for _, a := range registry {
-		for _, f := range hookFiles(a) {
-			if slices.Contains(a.Scopes, ScopeUser) {
-				files = append(files, f.hooksAt(ScopeUser, env))
 			}
 		}
 	}

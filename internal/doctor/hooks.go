@@ -46,12 +46,20 @@ func (d *Doctor) agentEnv() agents.Env {
 
 // checkHooksTwice reports agents that run git-checkpoint's hooks both
 // from their settings and from their package of ours: each hook runs
-// twice, and every prompt counts as two turns.
+// twice, and every prompt counts as two turns. The fix names the
+// uninstall of each settings file, by its scope.
 func (d *Doctor) checkHooksTwice(context.Context) ([]Check, error) {
+	hooked := agents.Hooks(d.agentEnv())
 	var cs []Check
-	for _, a := range d.TwiceHooked() {
+	for _, a := range agents.Twice(hooked) {
+		var removes []string
+		for _, h := range hooked {
+			if h.Agent == a && !h.Package {
+				removes = append(removes, "'git checkpoint uninstall "+a+" --scope "+h.Scope+"'")
+			}
+		}
 		cs = append(cs, Check{Name: "hooks_twice", Message: "hooks: " + HooksTwice(a),
-			Fix: "keep one: 'git checkpoint uninstall " + a + "' removes the settings' hooks (the package keeps its own), or remove the package"})
+			Fix: "keep one: " + strings.Join(removes, " and ") + " removes the settings' hooks (the plugin keeps its own), or remove the plugin"})
 	}
 	return cs, nil
 }
