@@ -130,7 +130,7 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 		// (everything, with no commit yet).
 		from := c.Repo.Head
 		if from == "" {
-			from = gitformat.ID("tree", nil, len(snap.Tree))
+			from = gitformat.EmptyTree(len(snap.Tree))
 		}
 		if rec.Changes, err = c.countChanges(ctx, from, snap.Tree); err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package gitformat
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -30,4 +31,26 @@ func (c Commit) Body() []byte {
 	who := c.Who + " " + strconv.FormatInt(c.At.Unix(), 10) + " +0000\n"
 	b.WriteString("author " + who + "committer " + who + "\n" + c.Message)
 	return []byte(b.String())
+}
+
+// ParseCommit reads a commit object's body: its tree, parents and
+// message (Who and At are left unset: nothing here reads them back).
+// TestCommitBodyAgreesWithCommitTree reads what git commit-tree wrote.
+func ParseCommit(body []byte) (Commit, error) {
+	head, msg, ok := strings.Cut(string(body), "\n\n")
+	if !ok {
+		return Commit{}, errors.New("a commit without a message")
+	}
+	c := Commit{Message: msg}
+	for _, line := range strings.Split(head, "\n") {
+		if t, ok := strings.CutPrefix(line, "tree "); ok {
+			c.Tree = t
+		} else if p, ok := strings.CutPrefix(line, "parent "); ok {
+			c.Parents = append(c.Parents, p)
+		}
+	}
+	if c.Tree == "" {
+		return Commit{}, errors.New("a commit without a tree")
+	}
+	return c, nil
 }

@@ -2,6 +2,7 @@ package gitformat
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,8 @@ import (
 // TestCommitBodyAgreesWithCommitTree: a commit body made here is the one
 // git commit-tree writes for the same tree, parents, person, message and
 // time, byte for byte (its id says so), including messages without a
-// final newline or with trailers and blank lines.
+// final newline or with trailers and blank lines; and ParseCommit reads
+// back the tree, parents and message of the commit git stored.
 func TestCommitBodyAgreesWithCommitTree(t *testing.T) {
 	repo := gittest.NewRepoWith(t, map[string]string{"a": "1"})
 	tree := repo.Git("rev-parse", "HEAD^{tree}")
@@ -31,6 +33,12 @@ func TestCommitBodyAgreesWithCommitTree(t *testing.T) {
 		c := Commit{Tree: tree, Parents: parents, Who: "A U Thor <a@example.com>", At: at, Message: msg}
 		if got := ID("commit", c.Body(), len(want)); got != want {
 			t.Errorf("message %q: body hashes to %s, commit-tree wrote %s\n%s", msg, got, want, c.Body())
+		}
+		// What git stored reads back.
+		stored := gitIn(t, repo, nil, "", "cat-file", "commit", want)
+		back, err := ParseCommit([]byte(stored))
+		if err != nil || back.Tree != tree || !slices.Equal(back.Parents, parents) || back.Message != msg {
+			t.Errorf("message %q: ParseCommit read %+v, %v", msg, back, err)
 		}
 		parents = append(parents, want)
 	}

@@ -57,8 +57,6 @@ const (
 	headerSize      = 12
 	maxVersion      = 4
 	minVersion      = 2
-	modeTypeMask    = 0o170000
-	modeDir         = 0o040000
 )
 
 // ErrFormat is returned for an index this reader does not read.
@@ -100,7 +98,7 @@ func ParseIndex(b []byte, hashSize int, fn func(*IndexEntry) bool) error {
 		e.AssumeValid = flags&flagAssumeValid != 0
 		e.SkipWorktree = ext&extSkipWorktree != 0
 		e.IntentToAdd = ext&extIntentToAdd != 0
-		if e.Mode&modeTypeMask == modeDir {
+		if e.Mode&typeMask == typeTree {
 			return fmt.Errorf("%w: a sparse directory entry", ErrFormat)
 		}
 		if version == 4 {

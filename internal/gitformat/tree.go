@@ -74,7 +74,7 @@ func ParseTree(body []byte, idLen int) (map[string]Entry, error) {
 func Subtrees(body []byte, idLen int) map[string]string {
 	m := map[string]string{}
 	eachEntry(body, idLen, func(mode, name, id []byte) bool {
-		if string(mode) == "40000" {
+		if kind := string(mode); kind == "40000" || kind == "040000" { // as IsTree
 			m[string(name)] = hex.EncodeToString(id)
 		}
 		return true

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -22,7 +23,7 @@ func (p *Pusher) withhold(ctx context.Context, r *store.Record, paths []string) 
 	if err != nil {
 		return nil, err
 	}
-	c, err := parseCommit(objs[0].Body)
+	c, err := gitformat.ParseCommit(objs[0].Body)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", r.ID, err)
 	}
@@ -34,8 +35,8 @@ func (p *Pusher) withhold(ctx context.Context, r *store.Record, paths []string) 
 	if out.Tree, err = p.Git.TreeWithout(ctx, p.Store.Dir, r.Tree, paths); err != nil {
 		return nil, err
 	}
-	msg := c.message
-	parents := slices.Clone(c.parents)
+	msg := c.Message
+	parents := slices.Clone(c.Parents)
 	if r.Raw != "" {
 		if out.Raw, err = p.Git.TreeWithout(ctx, p.Store.Dir, r.Raw, paths); err != nil {
 			return nil, err
@@ -45,11 +46,11 @@ func (p *Pusher) withhold(ctx context.Context, r *store.Record, paths []string) 
 			if err != nil {
 				return nil, err
 			}
-			pc, err := parseCommit(pobjs[0].Body)
-			if err != nil || pc.tree != r.Raw {
+			pc, err := gitformat.ParseCommit(pobjs[0].Body)
+			if err != nil || pc.Tree != r.Raw {
 				continue
 			}
-			if parents[i], err = p.Git.CommitTree(ctx, git.CommitRequest{Tree: out.Raw, Parents: pc.parents, Message: pc.message, Env: git.Identity}); err != nil {
+			if parents[i], err = p.Git.CommitTree(ctx, git.CommitRequest{Tree: out.Raw, Parents: pc.Parents, Message: pc.Message, Env: git.Identity}); err != nil {
 				return nil, err
 			}
 		}
@@ -67,30 +68,4 @@ func withheld(r *store.Record) bool {
 		}
 	}
 	return false
-}
-
-// commit is a commit object's tree, parents and message.
-type commit struct {
-	tree    string
-	parents []string
-	message string
-}
-
-func parseCommit(body []byte) (commit, error) {
-	head, msg, ok := strings.Cut(string(body), "\n\n")
-	if !ok {
-		return commit{}, fmt.Errorf("a commit without a message")
-	}
-	c := commit{message: msg}
-	for _, line := range strings.Split(head, "\n") {
-		if t, ok := strings.CutPrefix(line, "tree "); ok {
-			c.tree = t
-		} else if p, ok := strings.CutPrefix(line, "parent "); ok {
-			c.parents = append(c.parents, p)
-		}
-	}
-	if c.tree == "" {
-		return commit{}, fmt.Errorf("a commit without a tree")
-	}
-	return c, nil
 }
