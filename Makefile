@@ -14,7 +14,7 @@ HELPERS = git-checkpoint-mcp git-checkpoint-scan
 all: build
 
 # Built without cgo: nothing needs it, and a statically linked binary starts
-# about 2 ms sooner, which every hook call pays (docs/speed.md, Small trees).
+# sooner, which every hook call pays (docs/speed.md, "Small trees").
 build:
 	@mkdir -p bin
 	CGO_ENABLED=0 $(GO) build -o bin/ $(addprefix ./cmd/,$(BINS) $(HELPERS))
@@ -37,7 +37,7 @@ agents:
 # 800 MB from npm the first time. code-server builds native modules, which
 # need a C++ compiler and a few -dev libraries (.ci/run installs them);
 # without them the test skips, saying so.
-editors:
+editors: agents
 	@if command -v npm >/dev/null 2>&1; then bash .ci/install-editors || \
 		echo "make test: .ci/install-editors failed, so the VS Code extension's test will skip"; \
 	else echo "make test: npm is not installed, so the VS Code extension's test will skip"; fi

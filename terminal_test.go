@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 )
 
 // terminal is a real terminal (a tmux server of its own) running a shell
@@ -20,11 +22,11 @@ type terminal struct {
 // startTerminal runs script (shell commands) in dir, with env exported, on
 // a new terminal width columns wide and height rows tall. The script's
 // last command is followed by a wait, so that its output stays on the
-// screen to be read. Without tmux the test is skipped.
+// screen to be read. Without tmux the test is skipped, or fails in CI.
 func startTerminal(t *testing.T, env []string, dir string, width, height int, script string) *terminal {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed, so no real terminal can be driven (.ci/run installs it)")
+		agenttest.Missing(t, "tmux is not installed, so no real terminal can be driven (.ci/run installs it)")
 	}
 	var sh strings.Builder
 	for _, kv := range env {

@@ -47,7 +47,8 @@ func RunClaude(t testing.TB, run Run) *Result {
 // run.Dir, with run.Home and the environment of RunClaude's runs but for
 // the model's address and key, and returns when it exits. Nothing is
 // written into the settings first. With an API key, `claude plugin`
-// commands wait 18 s for a service the isolated machine does not reach.
+// commands wait for a service the isolated machine does not reach, until
+// it times out.
 func ClaudeCommand(t testing.TB, run Run, args ...string) *Result {
 	t.Helper()
 	bin := Binary(t, "claude")

@@ -34,7 +34,7 @@ func RunCline(t testing.TB, run Run) *Result {
 	)
 	writeFile(t, filepath.Join(run.Home, ".cline", "data", "settings", "global-settings.json"), clineSettings)
 	auth := run
-	auth.Stdin, auth.Output, auth.Env = nil, nil, run.Env
+	auth.Stdin, auth.Output = nil, nil
 	res := start(t, auth, launch{bin: bin, env: env, args: []string{"auth", "-p", "openai-compatible",
 		"-k", "fake-key", "-m", ClineModel, "-b", run.URL + "/v1"}})
 	if res.Err != nil {

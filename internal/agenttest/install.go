@@ -59,10 +59,10 @@ func AgentsDir() (string, error) {
 	return filepath.Join(c, "git-checkpoint", "agents"), nil
 }
 
-// Binary returns the path of agent name ("claude", "codex", "gemini" or
-// "copilot") at its pinned version, installing it with npm into AgentsDir
-// when it is missing or at another version. It skips the test when node
-// or npm is not installed, and fails it when the install fails.
+// Binary returns the path of agent name (a name of agents.txt) at its
+// pinned version, installing it with npm into AgentsDir when it is
+// missing or at another version. Without node or npm it skips the test,
+// or fails it in CI (Missing); a failed install fails it.
 func Binary(t testing.TB, name string) string {
 	t.Helper()
 	pkg, ok := agentPackages()[name]

@@ -93,8 +93,9 @@ type rivalState struct {
 	refs       map[string]string // each rival's last checkpoint, what its restore goes back to
 	server     *pyServer         // stepback's long-lived checkpointing process
 	ready      bool
-	n          int  // Cline's run counter
-	clineStash bool // whether Cline's last checkpoint is a stash (else HEAD)
+	err        error // of initRivals
+	n          int   // Cline's run counter
+	clineStash bool  // whether Cline's last checkpoint is a stash (else HEAD)
 }
 
 // rivalCases are the rivals' cases of this bed.
@@ -195,12 +196,18 @@ func (b *bed) then(err error, edits []func() error) error {
 	return nil
 }
 
-// initRivals makes the rivals' shadow repositories, once per bed.
+// initRivals makes the rivals' shadow repositories, once per bed; every
+// case after a failure gets the same error.
 func (b *bed) initRivals() error {
-	if b.rv.ready {
-		return nil
+	if !b.rv.ready {
+		b.rv.ready = true
+		b.rv.err = b.makeRivals()
 	}
-	b.rv.ready = true
+	return b.rv.err
+}
+
+// makeRivals is initRivals' work.
+func (b *bed) makeRivals() error {
 	if err := os.RemoveAll(b.rv.dir); err != nil {
 		return err
 	}

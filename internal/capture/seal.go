@@ -54,7 +54,7 @@ func (c *Capturer) seal(j *store.Journal, tree string) []git.Object {
 	if !ok {
 		return nil
 	}
-	if c.sealed = c.commitAhead(j, tree, opts, nil); c.sealed == nil {
+	if c.sealed = c.nextAhead(j, tree, opts, time.Time{}); c.sealed == nil {
 		return nil
 	}
 	objs := []git.Object{{ID: c.sealed.id, Type: "commit", Body: c.sealed.body}}
@@ -62,7 +62,7 @@ func (c *Capturer) seal(j *store.Journal, tree string) []git.Object {
 		return objs
 	}
 	if next, nextOpts, ok := c.SealNext(tree); ok {
-		if c.next = c.commitAhead(j, next, nextOpts, c.sealed); c.next != nil {
+		if c.next = c.commitAhead(next, nextOpts, c.sealed.n+1, c.sealed.ref(), c.sealed.at); c.next != nil {
 			objs = append(objs, git.Object{ID: c.next.id, Type: "commit", Body: c.next.body})
 		}
 	}
@@ -97,7 +97,7 @@ func (c *Capturer) sealWritten(ctx context.Context, j *store.Journal, snap *Snap
 func (c *Capturer) SealAhead(ctx context.Context, j *store.Journal, tree string, opts Options) {
 	if n := c.next; n != nil {
 		c.next = nil
-		if s := c.commitAheadAt(j, tree, opts, n.at); s != nil && s.id == n.id {
+		if s := c.nextAhead(j, tree, opts, n.at); s != nil && s.id == n.id {
 			c.sealed = n
 			return
 		}
@@ -105,7 +105,7 @@ func (c *Capturer) SealAhead(ctx context.Context, j *store.Journal, tree string,
 	if c.Git.Aside == nil {
 		return // nothing runs aside here: Commit writes the commit itself
 	}
-	s := c.commitAhead(j, tree, opts, nil)
+	s := c.nextAhead(j, tree, opts, time.Time{})
 	if s == nil {
 		return
 	}
@@ -128,30 +128,12 @@ func (c *Capturer) SealAhead(ctx context.Context, j *store.Journal, tree string,
 	})
 }
 
-// commitAhead is the commit of the checkpoint a snapshot of tree would
-// become with opts, numbered after j's newest, as Commit would make it
-// now; nil when the checkpoint needs a commit of its own for an extra
-// parent (the index a move of HEAD keeps), or while a group collects its
-// captures' commits itself. after, when set, is the sealed commit of the
-// checkpoint that comes first (SealNext): this one is numbered after it,
-// names it as its previous one and is dated as it is.
-func (c *Capturer) commitAhead(j *store.Journal, tree string, opts Options, after *sealedCommit) *sealedCommit {
-	if after == nil {
-		return c.commitAheadAt(j, tree, opts, time.Time{})
-	}
-	if opts.Index != "" || c.group != nil {
-		return nil
-	}
-	rec := c.newRecord(&Snapshot{Tree: tree}, opts)
-	rec.At, rec.N = after.at, after.n+1
-	rec.ID = "k" + strconv.Itoa(rec.N)
-	rec.Previous = "k" + strconv.Itoa(after.n) + " " + after.id
-	return sealedOf(rec, tree, c.headParents())
-}
-
-// commitAheadAt is commitAhead of no checkpoint sealed before, dated at
-// (now, when zero).
-func (c *Capturer) commitAheadAt(j *store.Journal, tree string, opts Options, at time.Time) *sealedCommit {
+// commitAhead is the commit checkpoint n, a snapshot of tree with opts
+// naming previous as the one before it, would have as Commit would make
+// it, dated at (now, when zero); nil when the checkpoint needs a commit
+// of its own for an extra parent (the index a move of HEAD keeps), or
+// while a group collects its captures' commits itself.
+func (c *Capturer) commitAhead(tree string, opts Options, n int, previous string, at time.Time) *sealedCommit {
 	if opts.Index != "" || c.group != nil {
 		return nil
 	}
@@ -159,11 +141,17 @@ func (c *Capturer) commitAheadAt(j *store.Journal, tree string, opts Options, at
 	if !at.IsZero() {
 		rec.At = at
 	}
-	rec.N = j.MaxN() + 1
-	rec.ID = "k" + strconv.Itoa(rec.N)
-	rec.Previous = previous(j.Latest())
+	rec.N, rec.ID, rec.Previous = n, "k"+strconv.Itoa(n), previous
 	return sealedOf(rec, tree, c.headParents())
 }
+
+// nextAhead is commitAhead of the checkpoint after j's newest, dated at.
+func (c *Capturer) nextAhead(j *store.Journal, tree string, opts Options, at time.Time) *sealedCommit {
+	return c.commitAhead(tree, opts, j.MaxN()+1, previous(j.Latest()), at)
+}
+
+// ref is how the checkpoint after s names it (Record.Previous).
+func (s *sealedCommit) ref() string { return "k" + strconv.Itoa(s.n) + " " + s.id }
 
 // sealedOf is the commit rec, of tree, would have with parents.
 func sealedOf(rec *store.Record, tree string, parents []string) *sealedCommit {

@@ -79,8 +79,9 @@ func TestEditorVSCode(t *testing.T) {
 	}
 	drive(t, env, node, filepath.Join(prefix, "node_modules"), cfg)
 
-	// The turn's changes are gone, the second turn's deletion is kept.
-	files(t, r.Dir, map[string]string{"a.txt": "one\n", "notes.txt": ""})
+	// The turn's changes are gone (greet.txt, which it created, too), the
+	// second turn's deletion is kept.
+	files(t, r.Dir, map[string]string{"a.txt": "one\n", "notes.txt": "", "greet.txt": ""})
 	list := checkpoints(t, r, bin)
 	if !slices.ContainsFunc(list, func(c record) bool { return c.Reason == "pre_rewind" }) {
 		t.Errorf("no safety checkpoint after the undo: %+v", list)
