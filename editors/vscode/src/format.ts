@@ -17,16 +17,23 @@ export function firstLine(prompt: string): string {
   return line ? line.trim() : "(no prompt recorded)";
 }
 
-/** How long ago an RFC 3339 time was: `12s ago`, `5m ago`, `3h ago`, `2d ago`. */
+/**
+ * How long ago an RFC 3339 time was, in the words of `git checkpoint log`
+ * (fault.Ago): `now` for a time ahead of the clock, `12s ago`, `5m ago`,
+ * hours up to two days (`30h ago`), then `2d ago`.
+ */
 export function age(at: string, now: Date = new Date()): string {
-  const secs = Math.max(0, Math.floor((now.getTime() - Date.parse(at)) / 1000));
+  const secs = Math.floor((now.getTime() - Date.parse(at)) / 1000);
+  if (secs < 0) {
+    return "now";
+  }
   if (secs < 60) {
     return `${secs}s ago`;
   }
   if (secs < 3600) {
     return `${Math.floor(secs / 60)}m ago`;
   }
-  if (secs < 86400) {
+  if (secs < 2 * 86400) {
     return `${Math.floor(secs / 3600)}h ago`;
   }
   return `${Math.floor(secs / 86400)}d ago`;
