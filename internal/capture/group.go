@@ -173,7 +173,7 @@ func (c *Capturer) heldTrees(root string, dirs []string) (map[string][]byte, boo
 			parsed[parent] = entries
 		}
 		e, ok := entries[path.Base(d)]
-		if !ok || e.Mode != "40000" {
+		if !ok || !e.IsTree() {
 			return nil, false, true
 		}
 		b, ok := c.Git.Trees.Body(e.OID)

@@ -87,6 +87,9 @@ func (r *Runner) StoreTree(ctx context.Context, entries []TreeEntry) (string, er
 		if _, twice := byName[e.Path]; twice {
 			return "", fmt.Errorf("a tree entry: %q twice", e.Path)
 		}
+		if err := gitformat.CheckName(e.Path); err != nil {
+			return "", err
+		}
 		byName[e.Path] = gitformat.Entry{Mode: e.Mode, OID: e.OID}
 	}
 	body, err := gitformat.EncodeTree(byName)

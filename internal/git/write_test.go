@@ -48,6 +48,11 @@ func TestStoreTreeAgreesWithMktree(t *testing.T) {
 	if _, err := r.StoreTree(ctx, append(entries, entries[0])); err == nil {
 		t.Fatal("a tree with a name twice was stored")
 	}
+	for _, bad := range []string{"", ".", "..", "a/b", "nul\x00"} {
+		if _, err := r.StoreTree(ctx, []TreeEntry{{Mode: "100644", Type: "blob", OID: blob, Path: bad}}); err == nil {
+			t.Errorf("a tree with an entry named %q was stored", bad)
+		}
+	}
 }
 
 // TestLocalURL: which push URLs git takes for a path on this machine,

@@ -82,9 +82,20 @@ func Subtrees(body []byte, idLen int) map[string]string {
 	return m
 }
 
+// CheckName says why name cannot be an entry of a tree: it must be one
+// path component.
+func CheckName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") {
+		return fmt.Errorf("a tree entry: %q is not a name", name)
+	}
+	return nil
+}
+
 // EncodeTree writes entries as a tree object body, in git's order: by
-// name, where a tree's name sorts as if it ended in "/". A name must be
-// one path component, and an id 40 or 64 hex digits. Each name's sort
+// name, where a tree's name sorts as if it ended in "/". An id must be 40
+// or 64 hex digits; each name is taken to be one path component (a
+// capture's come from git and the scan; CheckName is for others). Each
+// name's sort
 // key is made once: a directory of 5,000 directories, as a generated or
 // vendored tree has, took most of a per-tool capture's own time when the
 // key was made at every comparison.
@@ -93,9 +104,6 @@ func EncodeTree(entries map[string]Entry) ([]byte, error) {
 	order := make([]keyed, 0, len(entries))
 	size := 0
 	for name, e := range entries {
-		if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") {
-			return nil, fmt.Errorf("a tree entry: %q is not a name", name)
-		}
 		key := name
 		if e.IsTree() {
 			key += "/"

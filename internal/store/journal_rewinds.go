@@ -33,21 +33,26 @@ func (j *Journal) RewindsBy() map[string]string {
 // checkpoint whose files it was writing when it stopped.
 func (j *Journal) CutShort() map[string]string {
 	out := map[string]string{}
-	var open *Rewind
+	open := -1 // the line of the rewind started last, until its end
+	cut := func() {
+		// Only a start found cut short is decoded: a classification
+		// asks at every rewind, of a journal of every rewind.
+		if open >= 0 {
+			if rw := j.Event(open).Rewind; rw != nil {
+				out[rw.Safety] = rw.Target
+			}
+		}
+	}
 	j.whole()
 	for i, l := range j.lines {
 		switch l.typ {
 		case EventRewindStarted:
-			if open != nil {
-				out[open.Safety] = open.Target
-			}
-			open = j.Event(i).Rewind
+			cut()
+			open = i
 		case EventRewindEnded:
-			open = nil
+			open = -1
 		}
 	}
-	if open != nil {
-		out[open.Safety] = open.Target
-	}
+	cut()
 	return out
 }

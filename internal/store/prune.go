@@ -163,6 +163,7 @@ func (s *Store) deleteRefs(ctx context.Context, recs []*Record) error {
 // out, so one still there marks it. left are the checkpoints the journal
 // says were pruned whose refs are still there, naming their commits.
 func CutShortPrune(j *Journal, refs Refs) (cut bool, left []*Record) {
+	j.whole()
 	for _, l := range j.lines {
 		cut = cut || l.typ == EventPruned
 	}

@@ -117,10 +117,7 @@ func markCutShort(j *store.Journal, ws []window, recs store.Records, pos []int) 
 	if len(cut) == 0 {
 		return
 	}
-	for k := range ws {
-		if k >= len(pos) {
-			break
-		}
+	for k := range ws { // window k begins at record pos[k]
 		if id, ok := cut[recs.Get(pos[k]).ID]; ok {
 			if target := j.ByID(id); target != nil {
 				ws[k].unlike = target.Tree
