@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
 
@@ -100,7 +101,7 @@ console.log("resolved")
 func TestPiExtensionRuns(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed, so the extension cannot be run")
+		agenttest.Missing(t, "node is not installed, so the extension cannot be run")
 	}
 	dir := t.TempDir()
 	// .mjs: node 20 cannot load .ts; the text is plain JavaScript.

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 )
 
 // TestNPMVersion: npm takes only semver, and a development build that
@@ -49,7 +51,7 @@ func TestNPMInstall(t *testing.T) {
 	goCmd := goCommand(t, "builds the binaries and installs them with npm")
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		t.Skip("npm is not installed: the npm packages are built but not installed")
+		agenttest.Missing(t, "npm is not installed: the npm packages are built but not installed")
 	}
 	target := Target{runtime.GOOS, runtime.GOARCH}
 	if !slices.Contains(Targets, target) {

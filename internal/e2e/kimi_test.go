@@ -54,7 +54,10 @@ func kimiStory(t *testing.T, tools string) {
 	wantOutput(t, res, "updated   ~/.kimi-code/config.toml\n"+
 		"note: Kimi Code reads hooks from ~/.kimi-code/config.toml only: they run in every project it starts in, "+
 		"and do nothing outside a git working tree\n", "")
-	installed, _ := os.ReadFile(config)
+	installed, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
 	f.exits(0, "git", "checkpoint", "install", "kimi")
 	if again, _ := os.ReadFile(config); string(again) != string(installed) {
 		t.Errorf("a second install changed config.toml:\n%s", again)
