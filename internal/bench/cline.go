@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -37,12 +39,12 @@ func (b *bed) clineCapture() (sample, string, error) {
 	b.rv.n++
 	ref, err := b.clineStash(st, fmt.Sprintf("cline checkpoint session=bench run=%d", b.rv.n))
 	b.rv.clineStash = err == nil && ref != ""
-	if b.rv.clineStash {
+	switch {
+	case err != nil:
+	case b.rv.clineStash:
 		_, err = b.clineGit(st, nil, "update-ref", fmt.Sprintf("refs/cline/checkpoints/bench/%d", b.rv.n), ref)
-	} else {
-		// A failed snapshot falls back to HEAD (createHeadCheckpoint).
-		// git stash create (2.39) exits 1, printing nothing, when files
-		// are only stat-dirty, as after a restore: Cline then keeps HEAD.
+	default:
+		// No stash: Cline falls back to HEAD (createHeadCheckpoint).
 		ref, err = b.clineGit(st, nil, "rev-parse", "HEAD")
 	}
 	s, err := st.done(err)
@@ -52,6 +54,13 @@ func (b *bed) clineCapture() (sample, string, error) {
 // clineStash is createWorktreeStashCommit.
 func (b *bed) clineStash(st *steps, message string) (string, error) {
 	stash, err := b.clineGit(st, nil, "stash", "create", message)
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 1 && stash == "" {
+		// git stash create (2.39) exits 1, printing nothing, when files
+		// are only stat-dirty, as after a restore: no stash, and Cline
+		// keeps HEAD. Any other failure is the case's.
+		return "", nil
+	}
 	if err != nil {
 		return "", err
 	}

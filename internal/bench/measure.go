@@ -49,7 +49,7 @@ func timed(dir string, env []string, stdin []byte, name string, args ...string) 
 	err := cmd.Run()
 	s := sample{dur: time.Since(start), stdout: stdout.Bytes(), trace: stderr.Bytes()}
 	if err != nil {
-		return s, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, clip(stderr.String()))
+		return s, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, clip(stderr.String()))
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		s.rssKB = ru.Maxrss

@@ -13,7 +13,7 @@ import * as rewind from "./rewind";
 import { Node, TurnsProvider } from "./tree";
 
 export function activate(context: vscode.ExtensionContext): void {
-  const app = new App(context);
+  const app = new App();
   context.subscriptions.push(app);
   void app.refresh();
 }
@@ -32,7 +32,7 @@ class App implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(context: vscode.ExtensionContext) {
+  constructor() {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (folder && folder.uri.scheme === "file") {
       this.cli = new Cli(folder.uri.fsPath, () => vscode.workspace.getConfiguration("gitCheckpoint").get<string>("git") || "git");
@@ -72,7 +72,6 @@ class App implements vscode.Disposable {
       this.status.text = format.statusText(this.latest);
       this.turns.set(this.lastLog);
     }, 60_000);
-    void context;
   }
 
   private lastLog: LogDoc = { turns: [], checkpoints: [] };

@@ -68,22 +68,3 @@ export interface PlanDoc {
   unexpected?: string[];
   resume?: { agent: string; command: string } | null;
 }
-
-/**
- * A point a rewind can go back to, in the shape of the Agent Client
- * Protocol's `_session/rewind_points` proposal ({messageId, text, index}),
- * with our ids: the turn's id stands for the message, and its start
- * checkpoint is where the files go back to.
- */
-export interface RewindPoint {
-  messageId: string; // t3
-  text: string; // the prompt
-  index: number; // the turn's number
-}
-
-/** The ACP proposal's `_session/rewind` request, files only. */
-export interface RewindRequest {
-  messageId: string;
-  mode: "files";
-  dryRun: boolean;
-}

@@ -7,26 +7,17 @@
 import * as vscode from "vscode";
 import { Cli, CliError } from "./cli";
 import * as format from "./format";
-import { PlanDoc, RewindRequest, Turn } from "./model";
+import { PlanDoc, Turn } from "./model";
 
 /** The label of the modal's button that applies the plan shown. */
 export const applyLabel = "Apply this plan";
-
-/**
- * The git rewind arguments of an ACP-shaped rewind request: going back to
- * before a turn (its start checkpoint, `tN`), files only.
- */
-export function rewindArgs(req: RewindRequest): string[] {
-  return req.dryRun ? [req.messageId, "--dry-run"] : [req.messageId];
-}
 
 export function undoTurn(cli: Cli, t: Turn): Promise<boolean> {
   return planAndApply(cli, `Undo turn ${t.id} "${format.firstLine(t.prompt)}" and keep everything after it?`, ["--only", t.id]);
 }
 
 export function rewindBeforeTurn(cli: Cli, t: Turn): Promise<boolean> {
-  const req: RewindRequest = { messageId: t.id, mode: "files", dryRun: false };
-  return planAndApply(cli, `Rewind the files to before turn ${t.id} "${format.firstLine(t.prompt)}"?`, rewindArgs(req));
+  return planAndApply(cli, `Rewind the files to before turn ${t.id} "${format.firstLine(t.prompt)}"?`, [t.id]);
 }
 
 export function undoRewind(cli: Cli): Promise<boolean> {

@@ -36,6 +36,7 @@ func rewriteHooks(settings string, command func(event string) string) error {
 		return err
 	}
 	hooks, _ := s["hooks"].(map[string]any)
+	rewritten := 0
 	for event, groups := range hooks {
 		list, _ := groups.([]any)
 		for _, g := range list {
@@ -44,9 +45,14 @@ func rewriteHooks(settings string, command func(event string) string) error {
 			for _, h := range inner {
 				if h, ok := h.(map[string]any); ok {
 					h["command"] = command(event)
+					rewritten++
 				}
 			}
 		}
+	}
+	if rewritten == 0 {
+		// The arm would time the real hooks under another name.
+		return fmt.Errorf("%s: no hook command to rewrite in its hooks", settings)
 	}
 	out, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
