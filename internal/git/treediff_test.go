@@ -41,6 +41,20 @@ func TestDiffHeld(t *testing.T) {
 			files["a.b"] = fmt.Sprint("a.b ", i)
 		}
 	}
+	// Modes and types the working tree above does not have: an
+	// executable, a symlink and a submodule, then the executable bit
+	// gone, the symlink a file (a type change) and the submodule moved.
+	blob := strings.TrimSpace(run(t, r, "rev-parse", trees[0]+":a.b"))
+	for _, entries := range []string{
+		"100755 blob " + blob + "\tx\n120000 blob " + blob + "\tl\n160000 commit " + strings.Repeat("1", 40) + "\ts\n",
+		"100644 blob " + blob + "\tx\n100644 blob " + blob + "\tl\n160000 commit " + strings.Repeat("2", 40) + "\ts\n",
+	} {
+		out, err := r.Run(ctx, Cmd{Args: []string{"mktree", "--missing"}, Stdin: []byte(entries)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees = append(trees, strings.TrimSpace(string(out)))
+	}
 	trees = append(trees, gitformat.EmptyTree(40))
 	plain := &Runner{Dir: r.Dir, Env: r.Env}
 	all := &Runner{Dir: r.Dir, Env: r.Env, Trees: NewTrees()}
