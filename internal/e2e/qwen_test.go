@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,6 +97,19 @@ func qwenForkStory(t *testing.T, tools string) {
 		}
 	}
 	sameLines(t, "tool calls of turn 1", tools1, []string{"tool t1 write_file written.txt", "tool t1 write_file sub.txt"})
+	// Reused or not, the subagent's write's checkpoint holds its file.
+	held := false
+	for _, r := range recs {
+		if r.Tool == "write_file" && slices.Contains(r.Paths, "sub.txt") {
+			held = true
+			if got := f.exits(0, "git", "cat-file", "blob", r.Commit+":sub.txt").stdout; got != "by the subagent\n" {
+				t.Errorf("checkpoint %s of the subagent's write holds sub.txt %q", r.ID, got)
+			}
+		}
+	}
+	if !held {
+		t.Error("no checkpoint records the subagent's write of sub.txt")
+	}
 	afterTurn1 := f.manifest()
 
 	// after a person's edit, back to the end of the turn: the fork command
