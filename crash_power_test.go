@@ -487,6 +487,11 @@ func (w *powerWorld) check(t *testing.T, op powerOp, before, after string, oldTr
 			}
 		}
 		now = manifest(t, w.repo)
+		for p, v := range now {
+			if v != newTree[p] {
+				bad("%s after %s ran again: %q, want the new %q", p, op.name, v, newTree[p])
+			}
+		}
 		oldTree = newTree // what the next run leaves is the new tree
 	}
 	for p := range oldTree {
