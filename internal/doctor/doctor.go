@@ -10,6 +10,7 @@ package doctor
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -42,8 +43,19 @@ type Doctor struct {
 	KeepFor string
 }
 
+// oneInstant takes the ages of lock files at one instant for the whole
+// run: a lock the repair left young is young in the report after it too
+// (store.Store.LocksAt), instead of turning stale in between and being
+// reported as a problem --fix did not fix.
+func (d *Doctor) oneInstant() {
+	if d.Store.LocksAt.IsZero() {
+		d.Store.LocksAt = time.Now()
+	}
+}
+
 // Checks runs every check, in the report's order.
 func (d *Doctor) Checks(ctx context.Context) ([]Check, error) {
+	d.oneInstant()
 	checks := []Check{}
 	for _, f := range []func(context.Context) ([]Check, error){
 		d.checkGit, d.checkStore, d.checkJournal, d.checkLocks, d.checkRewind, d.checkBisect, d.checkRemovedWorktrees, d.checkRemotes, d.checkHooks, d.checkHooksTwice, d.checkHookFailures, d.checkMCP,
@@ -60,6 +72,7 @@ func (d *Doctor) Checks(ctx context.Context) ([]Check, error) {
 // Repair applies the repairs that need no decision and says what it did.
 // The caller holds the lock and read j under it.
 func (d *Doctor) Repair(ctx context.Context, j *store.Journal) ([]string, error) {
+	d.oneInstant()
 	refs, err := d.Store.Refs(ctx)
 	if err != nil {
 		return nil, err

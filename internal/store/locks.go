@@ -87,6 +87,17 @@ func (s *Store) NextN(j *Journal) int {
 	return n
 }
 
+// lockAge is the age of a lock file, by the wall clock (the filesystem
+// dates files by it, not by Store.Now, which a test may fix), at
+// LocksAt when it is set.
+func (s *Store) lockAge(fi fs.FileInfo) time.Duration {
+	at := s.LocksAt
+	if at.IsZero() {
+		at = time.Now()
+	}
+	return at.Sub(fi.ModTime())
+}
+
 // refLocks are the locks that stop a deletion of checkpoint n's ref:
 // its own, and packed-refs.lock, which git takes to delete any ref.
 func (s *Store) refLocks(n int) []LockFile {
@@ -102,7 +113,7 @@ func (s *Store) RefLocked(n int) bool {
 	}
 	for _, l := range s.refLocks(n) {
 		if fi, err := os.Lstat(l.Path); err == nil {
-			l.Age = time.Since(fi.ModTime())
+			l.Age = s.lockAge(fi)
 			if !l.Stale() {
 				return true
 			}
@@ -118,7 +129,7 @@ func (s *Store) refDeletable(n int) bool {
 		return true
 	}
 	for _, l := range s.refLocks(n) {
-		if !lockGone(l.Path, l.Shared) {
+		if !s.lockGone(l.Path, l.Shared) {
 			return false
 		}
 	}
@@ -130,16 +141,16 @@ func (s *Store) packedRefsLock() string { return filepath.Join(s.CommonDir, "pac
 
 // refLockGone reports whether checkpoint n's ref has no lock (any more):
 // there was none, or it was stale and is now removed.
-func (s *Store) refLockGone(n int) bool { return lockGone(s.refLock(n), false) }
+func (s *Store) refLockGone(n int) bool { return s.lockGone(s.refLock(n), false) }
 
 // lockGone reports whether the lock file path is absent, removing it
 // first when it is stale.
-func lockGone(path string, shared bool) bool {
+func (s *Store) lockGone(path string, shared bool) bool {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return os.IsNotExist(err)
 	}
-	l := LockFile{Path: path, Age: time.Since(fi.ModTime()), Shared: shared}
+	l := LockFile{Path: path, Age: s.lockAge(fi), Shared: shared}
 	return l.Stale() && os.Remove(path) == nil
 }
 
@@ -151,7 +162,7 @@ func lockGone(path string, shared bool) bool {
 func (s *Store) Locks() []LockFile {
 	var out []LockFile
 	add := func(path string, fi fs.FileInfo, shared bool) {
-		out = append(out, LockFile{Path: path, Age: time.Since(fi.ModTime()), Shared: shared})
+		out = append(out, LockFile{Path: path, Age: s.lockAge(fi), Shared: shared})
 	}
 	if s.CommonDir != "" {
 		filepath.WalkDir(filepath.Join(s.CommonDir, "refs", "checkpoints"), func(path string, d fs.DirEntry, err error) error {

@@ -149,7 +149,7 @@ func (s *Store) deleteRefs(ctx context.Context, recs []*Record) error {
 	// Deleting refs takes packed-refs.lock, which a prune killed there
 	// leaves; a stale one goes (a young one may be any git's).
 	if s.CommonDir != "" {
-		lockGone(s.packedRefsLock(), true)
+		s.lockGone(s.packedRefsLock(), true)
 	}
 	if err := s.Git.UpdateRefs(ctx, deletes); err != nil {
 		return fault.Wrap(err, fault.FailedGit, "cannot delete the pruned checkpoints' refs; none was deleted")

@@ -26,6 +26,11 @@ type Store struct {
 	CommonDir string
 	Git       *git.Runner
 	Now       func() time.Time
+	// LocksAt, when set, is the instant the ages of lock files are taken
+	// at (zero: each time, now). A command that repairs and then reports
+	// (doctor --fix) fixes it, so that a lock does not turn stale between
+	// the repair that left it young and the check that reports it.
+	LocksAt time.Time
 	// Fail is the command's test-only failure injection; a prune has
 	// one step, pruned (its event is journaled, its refs not deleted).
 	Fail fault.Failpoints
