@@ -96,8 +96,9 @@ func ScanConfig() []string {
 }
 
 // FsmonitorQuery answers git's fsmonitor hook call (args: interface
-// version and the token the index holds) by running the user's hook (from
-// the environment) and writing its answer to stdout, or everything as
+// version and the token the index holds) by asking watchman when the token
+// is its clock (askWatchman), else by running the user's hook (from the
+// environment), and writing the answer to stdout, or everything as
 // changed ("/") when the answer cannot be trusted. It returns the exit
 // status; a failure makes git check every file, which is always right.
 //
@@ -112,7 +113,20 @@ func FsmonitorQuery(ctx context.Context, args []string, getenv func(string) stri
 	if len(args) != 2 || args[0] != "2" || hook == "" {
 		return 1
 	}
-	out, err := runHook(ctx, hook, args[1], "", without(environ, []string{fsmonitorHookVar, fsmonitorTokenVar}), stderr)
+	env := without(environ, []string{fsmonitorHookVar, fsmonitorTokenVar})
+	// git runs the query at the top of the working tree, the root the
+	// hook would ask watchman about (git's sample hook asks for its
+	// working directory). Watchman answers its own clock directly, as it
+	// does for AskUnchanged: the sample hook's Perl cost more than the
+	// rest of a scan with a monitor (docs/speed.md, "With a file system
+	// monitor"). What it cannot answer, the hook does.
+	out, err := []byte(nil), errors.New("no working directory")
+	if dir, werr := os.Getwd(); werr == nil {
+		out, err = askWatchman(ctx, args[1], dir, env)
+	}
+	if err != nil {
+		out, err = runHook(ctx, hook, args[1], "", env, stderr)
+	}
 	if err != nil {
 		return 1
 	}

@@ -170,3 +170,62 @@ func TestAskWatchman(t *testing.T) {
 		t.Errorf("the hook was asked %q (%v) for a tree watchman does not watch, want once, from the clock", b, err)
 	}
 }
+
+// TestFsmonitorQueryAsksWatchman checks that the scan's query, like the
+// capture's question before it, is answered by watchman itself when the
+// token is its clock, and that the hook still answers what watchman
+// cannot (a tree it does not watch). git's sample hook starts Perl for
+// every scan: 40 to 80 ms at each turn's end of an agent's session.
+func TestFsmonitorQueryAsksWatchman(t *testing.T) {
+	if _, err := exec.LookPath("watchman"); err != nil {
+		t.Skip("no watchman on PATH (Debian package watchman): asking it directly is not tested")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("watchman", "watch-project", dir).CombinedOutput(); err != nil || bytes.Contains(out, []byte(`"error"`)) {
+		t.Skipf("watchman cannot watch a directory here: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
+	out, err := exec.Command("watchman", "clock", dir).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clock struct{ Clock string }
+	if err := json.Unmarshal(out, &clock); err != nil || !strings.HasPrefix(clock.Clock, "c:") {
+		t.Fatalf("watchman clock printed %s (%v)", out, err)
+	}
+	ran := filepath.Join(t.TempDir(), "ran")
+	hook := filepath.Join(t.TempDir(), "hook")
+	script := "#!/bin/sh\necho \"$2\" >>" + ran + "\nprintf '%s\\000/\\000' \"$2\"\n"
+	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(k string) string {
+		if k == fsmonitorHookVar {
+			return hook
+		}
+		return ""
+	}
+	t.Chdir(dir)
+	var answer bytes.Buffer
+	if code := FsmonitorQuery(context.Background(), []string{"2", clock.Clock}, getenv, os.Environ(), &answer, &bytes.Buffer{}); code != 0 {
+		t.Fatalf("the query failed (%d)", code)
+	}
+	token, paths, _ := strings.Cut(answer.String(), "\x00")
+	if !sameWatch(clock.Clock, token) || paths != "a.txt\x00" {
+		t.Errorf("the query answered %q, want watchman's clock and a.txt", answer.String())
+	}
+	if b, err := os.ReadFile(ran); err == nil {
+		t.Errorf("the hook ran although watchman could answer: %s", b)
+	}
+	t.Chdir(t.TempDir())
+	answer.Reset()
+	if code := FsmonitorQuery(context.Background(), []string{"2", clock.Clock}, getenv, os.Environ(), &answer, &bytes.Buffer{}); code != 0 {
+		t.Fatalf("the query of a tree watchman does not watch failed (%d)", code)
+	}
+	if b, err := os.ReadFile(ran); err != nil || strings.TrimSpace(string(b)) != clock.Clock {
+		t.Errorf("the hook was asked %q (%v) for a tree watchman does not watch, want once, from the clock", b, err)
+	}
+}
