@@ -270,6 +270,9 @@ func measureSize(o *options, shape Shape, env []string, logf func(string, ...any
 		// Beside every selection: it is what the captures' ratios are
 		// read against.
 		cases = append(cases, b.startCase())
+		if selected("rewind100") {
+			cases = append(cases, b.putCase())
+		}
 	}
 	res := &result{files: n, shape: shape.Name, cases: cases, samples: map[string][]sample{}}
 	start := time.Now()

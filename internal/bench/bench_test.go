@@ -35,6 +35,8 @@ func TestQuick(t *testing.T) {
 		"| rewind of 100 files / git status |",
 		"| git checkpoint list |", "| git checkpoint status |",
 		"| git running a Go program that does nothing |", "| floor of a capture: git status + git running a Go program that does nothing / git status |",
+		"| git running a Go program that puts 100 files back durably |",
+		"| floor of a rewind of 100 files: git status + git running a Go program that puts them back durably / git status |",
 		"| Gemini CLI's shadow repository: capture, nothing changed |", "| Gemini CLI's shadow repository: restore of 100 files |",
 		"| OpenCode's snapshot: capture, 1 file changed |", "| OpenCode's snapshot: restore of 100 files |", "| OpenCode's revert: restore of 100 files |",
 		"| Cline's stash checkpoint: capture, nothing changed |", "| Cline's stash checkpoint: restore of 100 files |",
@@ -119,13 +121,13 @@ func TestEditsAreNewEveryRun(t *testing.T) {
 	}
 }
 
-// TestBelowFloor checks the floor's note on a missed target: only for a
+// TestBelowFloor checks the floors' note on a missed target: only for a
 // capture that scans the whole tree with git (not the clean one, which
 // the stat check spares its scan), and only when its limit is below
-// 1 + start/status.
+// 1 + start/status; for the rewind, below 1 + put/status.
 func TestBelowFloor(t *testing.T) {
 	ms := func(n int) []sample { return []sample{{dur: time.Duration(n) * time.Millisecond}} }
-	r := &result{samples: map[string][]sample{"status": ms(10), "start": ms(12)}}
+	r := &result{samples: map[string][]sample{"status": ms(10), "start": ms(12), "put": ms(35)}}
 	for _, tc := range []struct {
 		t    target
 		want string
@@ -135,6 +137,8 @@ func TestBelowFloor(t *testing.T) {
 		{target{num: "change100", den: "status", limit: 2.5}, ""},
 		{target{num: "tool", den: "status", limit: 0.3}, ""},
 		{target{num: "fresh", den: "clean", limit: 4, atLeast: true}, ""},
+		{target{num: "rewind100", den: "status", limit: 4}, ": below the floor here, 4.50x"},
+		{target{num: "rewind100", den: "status", limit: 5}, ""},
 	} {
 		if got := r.belowFloor(tc.t); got != tc.want {
 			t.Errorf("%s, limit %v: %q, want %q", tc.t.num, tc.t.limit, got, tc.want)
@@ -142,5 +146,8 @@ func TestBelowFloor(t *testing.T) {
 	}
 	if f := (&result{samples: map[string][]sample{"status": ms(10)}}).floor(); f != 0 {
 		t.Errorf("floor without the start case: %v, want 0", f)
+	}
+	if f := (&result{samples: map[string][]sample{"status": ms(10)}}).rewindFloor(); f != 0 {
+		t.Errorf("floor of a rewind without the put case: %v, want 0", f)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -110,6 +109,9 @@ func report(w io.Writer, r *result, judged bool) bool {
 	if f := r.floor(); f > 0 {
 		fmt.Fprintf(w, "| floor of a capture: git status + git running a Go program that does nothing / git status | %.2fx | | the least a capture typed as git checkpoint that scans with git can cost here |\n", f)
 	}
+	if f := r.rewindFloor(); f > 0 {
+		fmt.Fprintf(w, "| floor of a rewind of 100 files: git status + git running a Go program that puts them back durably / git status | %.2fx | | the least a rewind typed as git rewind that scans with git and survives a power loss can cost here |\n", f)
+	}
 	reportRivals(w, r)
 	return ok
 }
@@ -158,8 +160,14 @@ func reportRivals(w io.Writer, r *result) {
 // here, when it is. A capture of an unchanged tree has no such floor:
 // the stat check spares it the scan.
 func (r *result) belowFloor(t target) string {
-	f := r.floor()
-	if f <= t.limit || t.atLeast || !slices.Contains([]string{"change1", "change100"}, t.num) {
+	var f float64
+	switch t.num {
+	case "change1", "change100":
+		f = r.floor()
+	case "rewind100":
+		f = r.rewindFloor()
+	}
+	if f <= t.limit || t.atLeast {
 		return ""
 	}
 	return fmt.Sprintf(": below the floor here, %.2fx", f)
