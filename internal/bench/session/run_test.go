@@ -25,6 +25,8 @@ type bed struct {
 	tree  *bench.Tree
 	files int
 	env   []string // the fixture's commands': bench.Env
+	// monitor is watchman for the watched arm; nil where it cannot run.
+	monitor *monitor
 }
 
 // sessionRun is what one session took and left.
@@ -33,7 +35,8 @@ type sessionRun struct {
 	version string // Claude Code's, from its first event
 }
 
-// arm is how a session runs: the three timed ones, and the traced one.
+// arm is how a session runs; the hooked and watched arms also run once
+// traced (session's traceDir).
 type arm int
 
 const (
@@ -44,12 +47,13 @@ const (
 	idle
 	// bare: no hooks.
 	bare
-	// traced: the hooks, each with GIT_CHECKPOINT_TRACE (traceHooks).
-	traced
+	// watched: the hooks, with checkpoint.fsmonitor and watchman, as a
+	// person with a large tree is told to run them (monitor_test.go).
+	watched
 )
 
 func (a arm) String() string {
-	return [...]string{"with the hooks", "hooks running true", "without hooks", "traced"}[a]
+	return [...]string{"with the hooks", "hooks running true", "without hooks", "hooks and watchman"}[a]
 }
 
 // session runs one scripted session of round on a freshly reset tree as
@@ -63,20 +67,32 @@ func (b *bed) session(round int, a arm, traceDir string) (sessionRun, error) {
 		return sessionRun{}, err
 	}
 	dir := b.tree.Dir()
+	if a == watched {
+		stop, err := b.monitor.watch(b.git)
+		if err != nil {
+			return sessionRun{}, err
+		}
+		defer stop()
+	}
 	if a != bare {
 		// A person's repository has its private index from earlier
-		// sessions: the one capture that seeds it is not timed.
-		for _, args := range [][]string{{"checkpoint", "install", "claude"}, {"checkpoint"}} {
+		// sessions: the capture that seeds it is not timed (twice with a
+		// monitor: the second gives the private index its token).
+		seed := [][]string{{"checkpoint", "install", "claude"}, {"checkpoint"}}
+		if a == watched {
+			seed = append(seed, []string{"checkpoint"})
+		}
+		for _, args := range seed {
 			if out, err := b.git(args...); err != nil {
 				return sessionRun{}, fmt.Errorf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 			}
 		}
 		settings := filepath.Join(dir, ".claude", "settings.local.json")
 		var err error
-		switch a {
-		case traced:
+		switch {
+		case traceDir != "":
 			err = traceHooks(settings, traceDir)
-		case idle:
+		case a == idle:
 			err = rewriteHooks(settings, func(string) string { return "true" })
 		}
 		if err != nil {
@@ -108,7 +124,7 @@ func (b *bed) session(round int, a arm, traceDir string) (sessionRun, error) {
 		}
 	}()
 	trace := "GIT_CHECKPOINT_TRACE="
-	if a == traced {
+	if traceDir != "" {
 		trace += "1"
 	}
 	res := agenttest.RunClaude(t, agenttest.Run{
@@ -122,7 +138,7 @@ func (b *bed) session(round int, a arm, traceDir string) (sessionRun, error) {
 	if err := p.check(res, srv); err != nil {
 		return sessionRun{}, err
 	}
-	if a == hooked || a == traced {
+	if a != bare && a != idle {
 		out, err := b.git("for-each-ref", "--format=x", "refs/checkpoints/")
 		if n := bytes.Count(out, []byte("\n")); err != nil || n < p.calls-p.tools["Read"] {
 			return sessionRun{}, fmt.Errorf("the hooked session left %d checkpoints, want at least one a call that changes files (%d): %v", n, p.calls-p.tools["Read"], err)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -79,10 +80,20 @@ func TestSession(t *testing.T) {
 	if o.quick {
 		t.Logf("quick mode (judges nothing):\n%s", out.String())
 		for _, want := range []string{"| 1 | ", "| median | ", "per tool call", "per turn", "With a real model at 2 s a reply",
+			"With the hooks: ", "Hooks running true: ", "Hooks running true are the floor",
 			"| UserPromptSubmit |", "| PostToolUse Write |", "| PostToolUse Edit |", "| PostToolUse Bash |", "| PostToolUse Read |", "| Stop |"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("the report lacks %q", want)
 			}
+		}
+		// The watched session runs wherever watchman does; .ci/run
+		// installs it, so in CI its absence is a failure.
+		switch {
+		case strings.Contains(out.String(), "Hooks and watchman: "):
+		case !strings.Contains(out.String(), "No session with watchman: "):
+			t.Errorf("the report has neither the session with watchman nor why it is missing")
+		case os.Getenv("CI") == "true":
+			t.Errorf("no session with watchman in CI, where .ci/run installs it")
 		}
 	}
 }
@@ -134,8 +145,8 @@ func readOptions(t *testing.T) (*options, error) {
 	return o, err
 }
 
-// measure runs the rounds at one size, then the traced session, and
-// reports them.
+// measure runs the rounds at one size, then a traced session of each arm
+// with our hooks, and reports them.
 func measure(t *testing.T, o *options, n int, w io.Writer) error {
 	home := filepath.Join(o.cache, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
@@ -148,12 +159,20 @@ func measure(t *testing.T, o *options, n int, w io.Writer) error {
 		return err
 	}
 	b := &bed{t: t, o: o, tree: tree, files: n, env: env}
+	arms := []arm{hooked, idle, bare}
+	mon, why := newMonitor(tree.Dir())
+	if mon != nil {
+		b.monitor = mon
+		arms = append(arms, watched)
+	} else {
+		logf("no session with watchman: %s", why)
+	}
 	times := map[arm][]time.Duration{}
 	version := ""
 	for round := 1; round <= o.rounds; round++ {
 		// The order turns each round: no arm always runs after the
 		// same one, which has warmed the page cache for it.
-		order := []arm{hooked, idle, bare}
+		order := slices.Clone(arms)
 		k := (round - 1) % len(order)
 		order = append(order[k:], order[:k]...)
 		for _, a := range order {
@@ -166,15 +185,20 @@ func measure(t *testing.T, o *options, n int, w io.Writer) error {
 			times[a] = append(times[a], r.elapsed)
 		}
 	}
-	traceDir := t.TempDir()
-	if _, err := b.session(o.rounds+1, traced, traceDir); err != nil {
-		return fmt.Errorf("the traced session: %w", err)
-	}
-	traces, err := readTraces(traceDir)
-	if err != nil {
-		return err
+	traces := map[arm][]hookTrace{}
+	for _, a := range []arm{hooked, watched} {
+		if !slices.Contains(arms, a) {
+			continue
+		}
+		traceDir := t.TempDir()
+		if _, err := b.session(o.rounds+1, a, traceDir); err != nil {
+			return fmt.Errorf("the traced session %s: %w", a, err)
+		}
+		if traces[a], err = readTraces(traceDir); err != nil {
+			return err
+		}
 	}
 	p := newPlan(tree, tree.Dir(), n, o.turns, o.calls, 0)
-	report(w, o, n, version, p, times, traces)
+	report(w, o, n, version, p, times, why, traces)
 	return tree.Reset()
 }
