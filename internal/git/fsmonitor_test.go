@@ -112,31 +112,8 @@ func TestFsmonitorUnchanged(t *testing.T) {
 // (which the capture checks itself), a file written, a clock of another
 // instance. A tree watchman does not watch is left to the hook.
 func TestAskWatchman(t *testing.T) {
-	if _, err := exec.LookPath("watchman"); err != nil {
-		t.Skip("no watchman on PATH (Debian package watchman): asking it directly is not tested")
-	}
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("watchman", "watch-project", dir).CombinedOutput(); err != nil || bytes.Contains(out, []byte(`"error"`)) {
-		t.Skipf("watchman cannot watch a directory here: %v %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
-	out, err := exec.Command("watchman", "clock", dir).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var clock struct{ Clock string }
-	if err := json.Unmarshal(out, &clock); err != nil || !strings.HasPrefix(clock.Clock, "c:") {
-		t.Fatalf("watchman clock printed %s (%v)", out, err)
-	}
-	ran := filepath.Join(t.TempDir(), "ran")
-	hook := filepath.Join(t.TempDir(), "hook")
-	script := "#!/bin/sh\necho \"$2\" >>" + ran + "\nprintf 'c:1:2:3:4\\000/\\000'\n"
-	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir, clock := watchedTree(t)
+	hook, ran := recordingHook(t, "'c:1:2:3:4\\000/\\000'")
 	r := &Runner{Dir: dir, Fsmonitor: NewFsmonitor("self", hook, "")}
 	ctx := context.Background()
 	write := func(rel string) {
@@ -145,15 +122,15 @@ func TestAskWatchman(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !r.Unchanged(ctx, clock.Clock) {
+	if !r.Unchanged(ctx, clock) {
 		t.Error("watchman named a change in a tree nobody touched")
 	}
 	write(".git/index")
-	if !r.Unchanged(ctx, clock.Clock) {
+	if !r.Unchanged(ctx, clock) {
 		t.Error("a write inside .git counted as a change of the tree")
 	}
 	write("a.txt")
-	if r.Unchanged(ctx, clock.Clock) {
+	if r.Unchanged(ctx, clock) {
 		t.Error("watchman did not name a file written after the clock")
 	}
 	if r.Unchanged(ctx, "c:1:2:3:4") {
@@ -163,10 +140,10 @@ func TestAskWatchman(t *testing.T) {
 		t.Fatalf("the hook ran although watchman answered: %s", b)
 	}
 	unwatched := &Runner{Dir: t.TempDir(), Fsmonitor: r.Fsmonitor}
-	if unwatched.Unchanged(ctx, clock.Clock) {
+	if unwatched.Unchanged(ctx, clock) {
 		t.Error("a tree watchman does not watch was answered as unchanged")
 	}
-	if b, err := os.ReadFile(ran); err != nil || strings.TrimSpace(string(b)) != clock.Clock {
+	if b, err := os.ReadFile(ran); err != nil || strings.TrimSpace(string(b)) != clock {
 		t.Errorf("the hook was asked %q (%v) for a tree watchman does not watch, want once, from the clock", b, err)
 	}
 }
@@ -177,28 +154,8 @@ func TestAskWatchman(t *testing.T) {
 // cannot (a tree it does not watch). git's sample hook starts Perl for
 // every scan: 40 to 80 ms at each turn's end of an agent's session.
 func TestFsmonitorQueryAsksWatchman(t *testing.T) {
-	if _, err := exec.LookPath("watchman"); err != nil {
-		t.Skip("no watchman on PATH (Debian package watchman): asking it directly is not tested")
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command("watchman", "watch-project", dir).CombinedOutput(); err != nil || bytes.Contains(out, []byte(`"error"`)) {
-		t.Skipf("watchman cannot watch a directory here: %v %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
-	out, err := exec.Command("watchman", "clock", dir).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var clock struct{ Clock string }
-	if err := json.Unmarshal(out, &clock); err != nil || !strings.HasPrefix(clock.Clock, "c:") {
-		t.Fatalf("watchman clock printed %s (%v)", out, err)
-	}
-	ran := filepath.Join(t.TempDir(), "ran")
-	hook := filepath.Join(t.TempDir(), "hook")
-	script := "#!/bin/sh\necho \"$2\" >>" + ran + "\nprintf '%s\\000/\\000' \"$2\"\n"
-	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir, clock := watchedTree(t)
+	hook, ran := recordingHook(t, "'%s\\000/\\000' \"$2\"")
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -210,11 +167,11 @@ func TestFsmonitorQueryAsksWatchman(t *testing.T) {
 	}
 	t.Chdir(dir)
 	var answer bytes.Buffer
-	if code := FsmonitorQuery(context.Background(), []string{"2", clock.Clock}, getenv, os.Environ(), &answer, &bytes.Buffer{}); code != 0 {
+	if code := FsmonitorQuery(context.Background(), []string{"2", clock}, getenv, os.Environ(), &answer, &bytes.Buffer{}); code != 0 {
 		t.Fatalf("the query failed (%d)", code)
 	}
 	token, paths, _ := strings.Cut(answer.String(), "\x00")
-	if !sameWatch(clock.Clock, token) || paths != "a.txt\x00" {
+	if !sameWatch(clock, token) || paths != "a.txt\x00" {
 		t.Errorf("the query answered %q, want watchman's clock and a.txt", answer.String())
 	}
 	if b, err := os.ReadFile(ran); err == nil {
@@ -222,10 +179,51 @@ func TestFsmonitorQueryAsksWatchman(t *testing.T) {
 	}
 	t.Chdir(t.TempDir())
 	answer.Reset()
-	if code := FsmonitorQuery(context.Background(), []string{"2", clock.Clock}, getenv, os.Environ(), &answer, &bytes.Buffer{}); code != 0 {
+	if code := FsmonitorQuery(context.Background(), []string{"2", clock}, getenv, os.Environ(), &answer, &bytes.Buffer{}); code != 0 {
 		t.Fatalf("the query of a tree watchman does not watch failed (%d)", code)
 	}
-	if b, err := os.ReadFile(ran); err != nil || strings.TrimSpace(string(b)) != clock.Clock {
+	if b, err := os.ReadFile(ran); err != nil || strings.TrimSpace(string(b)) != clock {
 		t.Errorf("the hook was asked %q (%v) for a tree watchman does not watch, want once, from the clock", b, err)
 	}
+}
+
+// watchedTree is a new directory, with an empty .git, that watchman
+// watches until the test ends, and a clock of watchman's from before
+// anything was written in it. The test is skipped, saying why, where
+// watchman cannot run.
+func watchedTree(t *testing.T) (dir, clock string) {
+	t.Helper()
+	if _, err := exec.LookPath("watchman"); err != nil {
+		t.Skip("no watchman on PATH (Debian package watchman): asking it directly is not tested")
+	}
+	dir = t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("watchman", "watch-project", dir).CombinedOutput(); err != nil || bytes.Contains(out, []byte(`"error"`)) {
+		t.Skipf("watchman cannot watch a directory here: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
+	out, err := exec.Command("watchman", "clock", dir).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct{ Clock string }
+	if err := json.Unmarshal(out, &c); err != nil || !strings.HasPrefix(c.Clock, "c:") {
+		t.Fatalf("watchman clock printed %s (%v)", out, err)
+	}
+	return dir, c.Clock
+}
+
+// recordingHook is an fsmonitor hook that appends the token it was asked
+// from to the file ran and answers with printf's arguments printf.
+func recordingHook(t *testing.T, printf string) (hook, ran string) {
+	t.Helper()
+	ran = filepath.Join(t.TempDir(), "ran")
+	hook = filepath.Join(t.TempDir(), "hook")
+	script := "#!/bin/sh\necho \"$2\" >>" + ran + "\nprintf " + printf + "\n"
+	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return hook, ran
 }
