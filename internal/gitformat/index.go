@@ -163,18 +163,20 @@ func IndexLen(b []byte) int {
 
 // varint decodes git's offset encoding of version 4 paths: each byte
 // after the first adds one before its seven bits, so that no value has
-// two encodings. used is 0 when b ends first.
+// two encodings. used is 0 when b ends first or the value would not fit
+// in 48 bits (no path is that long): ten bytes of it overflowed an int
+// into a negative length (FuzzParseIndex found it).
 func varint(b []byte) (v, used int) {
 	for i, c := range b {
 		if i > 0 {
 			v++
 		}
+		if v >= 1<<41 {
+			return 0, 0
+		}
 		v = v<<7 | int(c&0x7f)
 		if c&0x80 == 0 {
 			return v, i + 1
-		}
-		if i > 8 {
-			return 0, 0
 		}
 	}
 	return 0, 0
