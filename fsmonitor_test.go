@@ -210,3 +210,42 @@ func TestFsmonitorOnlyForThePrivateIndex(t *testing.T) {
 		t.Fatalf("per-tool captures asked the hook %d times, want none", n-scans)
 	}
 }
+
+// TestFsmonitorSeedChecksEveryFile: the private index is seeded from the
+// real one, whose monitor token and valid bits git set under the person's
+// settings. With core.fileMode=false git never compares the executable
+// bit, so a script committed executable has mode 100644 in the real index
+// and a token that vouches for it; a capture that kept both trusted the
+// entry and recorded the script as not executable, and a rewind then
+// dropped its bit. The seed now starts the private index without either,
+// so its first monitored scan checks every file.
+func TestFsmonitorSeedChecksEveryFile(t *testing.T) {
+	hook := watchmanHook(t)
+	env := gitEnv(t)
+	dir := t.TempDir()
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	for _, kv := range [][2]string{{"core.fileMode", "false"}, {"core.fsmonitor", hook}, {"checkpoint.fsmonitor", "true"}} {
+		must(t, 0, dir, env, "git", "config", kv[0], kv[1])
+	}
+	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
+	writeFile(t, filepath.Join(dir, "a.txt"), "a\n", 0o644)
+	writeFile(t, filepath.Join(dir, "run.sh"), "#!/bin/sh\n", 0o755)
+	must(t, 0, dir, env, "git", "add", ".")
+	must(t, 0, dir, env, "git", "commit", "-qm", "start")
+	// The person's own status leaves the real index with a token.
+	must(t, 0, dir, env, "git", "status", "--short")
+	must(t, 0, dir, env, "git", "checkpoint")
+	ls := must(t, 0, dir, env, "git", "ls-tree", "refs/checkpoints/main/1", "run.sh")
+	if !strings.HasPrefix(ls.stdout, "100755 ") {
+		t.Fatalf("the first checkpoint recorded %q, want run.sh executable as it is on disk", ls.stdout)
+	}
+	writeFile(t, filepath.Join(dir, "run.sh"), "#!/bin/sh\necho changed\n", 0o644)
+	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must(t, 0, dir, env, "git", "checkpoint")
+	must(t, 0, dir, env, "git", "rewind", "k1", "--yes")
+	if fi, err := os.Stat(filepath.Join(dir, "run.sh")); err != nil || fi.Mode().Perm()&0o100 == 0 {
+		t.Fatalf("the rewind to k1 left run.sh %v (%v), want it executable", fi.Mode(), err)
+	}
+}

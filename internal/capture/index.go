@@ -255,6 +255,9 @@ func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded
 	if err := c.forget(st); err != nil {
 		return false, err
 	}
+	if err := c.dropMonitorState(ctx, copied); err != nil {
+		return false, err
+	}
 	if err := os.Rename(copied, priv); err != nil {
 		return false, err
 	}
@@ -289,6 +292,29 @@ func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded
 			Index: priv, Stdin: nulList(assumed)})
 	}
 	return true, err
+}
+
+// dropMonitorState takes the file system monitor's token and valid bits
+// (FSMN) and the untracked cache (UNTR) out of a copy of the real index
+// before it becomes the private one. git set them under the person's
+// settings, which are not the scan's: with core.fileMode=false it never
+// compares the executable bit, so the real index's token vouched for a
+// script whose entry says 100644 though the file is executable, and the
+// first monitored scan through the private index trusted it
+// (TestFsmonitorSeedChecksEveryFile). Without them that scan checks every
+// file and makes the private index's own. A copy that names neither
+// (most, where the person runs no monitor) costs no git process; a path
+// that happens to contain the letters costs one.
+func (c *Capturer) dropMonitorState(ctx context.Context, index string) error {
+	data, err := os.ReadFile(index)
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(data, []byte("FSMN")) && !bytes.Contains(data, []byte("UNTR")) {
+		return nil
+	}
+	_, err = c.Git.Run(ctx, git.Cmd{Args: []string{"update-index", "--no-fsmonitor", "--no-untracked-cache"}, Index: index})
+	return err
 }
 
 func copyKeepMtime(src, dst string) error {
