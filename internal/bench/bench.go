@@ -270,7 +270,7 @@ func measureSize(o *options, shape Shape, env []string, logf func(string, ...any
 		// Beside every selection: it is what the captures' ratios are
 		// read against.
 		cases = append(cases, b.startCase())
-		if selected("rewind100") {
+		if _, err := os.Stat(filepath.Join(o.nothing, putName)); err == nil && selected("rewind100") {
 			cases = append(cases, b.putCase())
 		}
 	}
@@ -327,18 +327,21 @@ func (r *result) median(key string) time.Duration {
 	for _, s := range r.samples[key] {
 		d = append(d, s.dur)
 	}
-	return median(d)
+	return Median(d)
 }
 
-func median(d []time.Duration) time.Duration {
-	slices.Sort(d)
-	if len(d) == 0 {
+// Median is the middle value of v, the mean of the two middle ones for
+// an even count, 0 for none; v is left as it is.
+func Median[T ~int64 | ~float64](v []T) T {
+	if len(v) == 0 {
 		return 0
 	}
-	if len(d)%2 == 1 {
-		return d[len(d)/2]
+	v = slices.Clone(v)
+	slices.Sort(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
 	}
-	return (d[len(d)/2-1] + d[len(d)/2]) / 2
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
 func (r *result) cpu(key string) time.Duration {
@@ -346,7 +349,7 @@ func (r *result) cpu(key string) time.Duration {
 	for _, s := range r.samples[key] {
 		d = append(d, s.cpu)
 	}
-	return median(d)
+	return Median(d)
 }
 
 func (r *result) peak(key string) int64 {

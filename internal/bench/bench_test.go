@@ -139,6 +139,8 @@ func TestBelowFloor(t *testing.T) {
 		{target{num: "fresh", den: "clean", limit: 4, atLeast: true}, ""},
 		{target{num: "rewind100", den: "status", limit: 4}, ": below the floor here, 4.50x"},
 		{target{num: "rewind100", den: "status", limit: 5}, ""},
+		{target{num: "change1", den: "gemini-change1", limit: 1}, ""},
+		{target{num: "rewind100", den: "opencode-restore", limit: 1}, ""},
 	} {
 		if got := r.belowFloor(tc.t); got != tc.want {
 			t.Errorf("%s, limit %v: %q, want %q", tc.t.num, tc.t.limit, got, tc.want)

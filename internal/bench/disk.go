@@ -130,7 +130,7 @@ func diskSession(o *options, n, calls int, env []string, stdout io.Writer, logf 
 	heldGC := regexp.MustCompile(`checkpoints +\d+, ([^\n]*) held`).FindSubmatch(statusGC)
 	grew, grewGC := after.minus(before), gced.minus(before)
 	per := func(v int64) string { return kib(v / int64(calls)) }
-	fmt.Fprintf(stdout, "\n## Disk: %s per-tool checkpoints of one-file edits, %s files\n\n", thousands(calls), thousands(n))
+	fmt.Fprintf(stdout, "\n## Disk: %s per-tool checkpoints of one-file edits, %s files\n\n", Thousands(calls), Thousands(n))
 	fmt.Fprintf(stdout, "| .git grew by | du (blocks) | per checkpoint | bytes of files | per checkpoint | git checkpoint status |\n|---|---:|---:|---:|---:|---|\n")
 	fmt.Fprintf(stdout, "| before gc | %s | %s | %s | %s | %s |\n", kib(grew.blocks), per(grew.blocks), kib(grew.bytes), per(grew.bytes), match(held))
 	fmt.Fprintf(stdout, "| after git gc | %s | %s | %s | %s | %s |\n", kib(grewGC.blocks), per(grewGC.blocks), kib(grewGC.bytes), per(grewGC.bytes), match(heldGC))

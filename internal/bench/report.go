@@ -66,7 +66,7 @@ func targets() []target {
 // at the others.
 func report(w io.Writer, r *result, judged bool) bool {
 	status := r.median("status")
-	fmt.Fprintf(w, "\n## %s files, %s shape\n\n", thousands(r.files), r.shape)
+	fmt.Fprintf(w, "\n## %s files, %s shape\n\n", Thousands(r.files), r.shape)
 	fmt.Fprintf(w, "| case | median | x git status | CPU | peak RSS | git processes |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, c := range r.cases {
 		m := r.median(c.key)
@@ -94,7 +94,7 @@ func report(w io.Writer, r *result, judged bool) bool {
 		case !judged && t.anySize:
 			verdict = "(not judged in quick mode)"
 		case !judged || (!t.anySize && r.files != cmp.Or(t.at, targetSize)):
-			verdict = fmt.Sprintf("(judged at %s files)", thousands(cmp.Or(t.at, targetSize)))
+			verdict = fmt.Sprintf("(judged at %s files)", Thousands(cmp.Or(t.at, targetSize)))
 		case r.shape != "default" && !t.everyShape:
 			verdict = "(judged on the default shape)"
 		case t.goal && pass:
@@ -132,7 +132,7 @@ func reportRivals(w io.Writer, r *result) {
 	if len(cols) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n### Ours / the rivals' methods, %s files, %s shape (under 1x: ours is faster)\n\n| ours | ms |", thousands(r.files), r.shape)
+	fmt.Fprintf(w, "\n### Ours / the rivals' methods, %s files, %s shape (under 1x: ours is faster)\n\n| ours | ms |", Thousands(r.files), r.shape)
 	for _, rv := range cols {
 		fmt.Fprintf(w, " %s |", rv.name)
 	}
@@ -154,12 +154,17 @@ func reportRivals(w io.Writer, r *result) {
 	}
 }
 
-// belowFloor says, for a missed target of a capture that scans the whole
-// tree with git (typed as `git checkpoint`, without a file system
-// monitor, finding a change), that its limit is below the floor measured
-// here, when it is. A capture of an unchanged tree has no such floor:
-// the stat check spares it the scan.
+// belowFloor says, for a missed target against git status of a capture
+// that scans the whole tree with git (typed as `git checkpoint`, without
+// a file system monitor, finding a change) or of the rewind, that its
+// limit is below the floor measured here, when it is. A capture of an
+// unchanged tree has no such floor: the stat check spares it the scan.
+// A target against a rival's method has none either: the floors are
+// ratios to git status.
 func (r *result) belowFloor(t target) string {
+	if t.den != "status" {
+		return ""
+	}
 	var f float64
 	switch t.num {
 	case "change1", "change100":
@@ -187,7 +192,8 @@ func ms(d time.Duration) string {
 	return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond))
 }
 
-func thousands(n int) string {
+// Thousands writes n with a comma between each three digits.
+func Thousands(n int) string {
 	s := fmt.Sprint(n)
 	var b strings.Builder
 	for i, c := range s {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/bench"
 )
 
 // traceHooks rewrites the hook commands of the Claude Code settings that
@@ -161,7 +163,7 @@ func breakdown(traces []hookTrace) string {
 			for i, h := range hs {
 				v[i] = f(h)
 			}
-			return medianF(v)
+			return bench.Median(v)
 		}
 		sum, scans := 0.0, 0
 		for _, h := range hs {
@@ -182,17 +184,6 @@ func breakdown(traces []hookTrace) string {
 	}
 	fmt.Fprintf(&b, "| all | %d | | | | | | | | | | | %.2f s |\n", len(traces), all/1000)
 	return b.String()
-}
-
-func medianF(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	slices.Sort(v)
-	if len(v)%2 == 1 {
-		return v[len(v)/2]
-	}
-	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
 // rest is the wall time of a hook outside its git processes and traced
