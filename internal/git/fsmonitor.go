@@ -113,20 +113,11 @@ func FsmonitorQuery(ctx context.Context, args []string, getenv func(string) stri
 	if len(args) != 2 || args[0] != "2" || hook == "" {
 		return 1
 	}
-	env := without(environ, []string{fsmonitorHookVar, fsmonitorTokenVar})
 	// git runs the query at the top of the working tree, the root the
 	// hook would ask watchman about (git's sample hook asks for its
-	// working directory). Watchman answers its own clock directly, as it
-	// does for AskUnchanged: the sample hook's Perl cost more than the
-	// rest of a scan with a monitor (docs/speed.md, "With a file system
-	// monitor"). What it cannot answer, the hook does.
-	out, err := []byte(nil), errors.New("no working directory")
-	if dir, werr := os.Getwd(); werr == nil {
-		out, err = askWatchman(ctx, args[1], dir, env)
-	}
-	if err != nil {
-		out, err = runHook(ctx, hook, args[1], "", env, stderr)
-	}
+	// working directory); one it cannot name is the hook's to answer.
+	dir, _ := os.Getwd()
+	out, _, err := ask(ctx, hook, args[1], dir, environ, stderr)
 	if err != nil {
 		return 1
 	}
@@ -145,6 +136,26 @@ func FsmonitorQuery(ctx context.Context, args []string, getenv func(string) stri
 		return 1
 	}
 	return 0
+}
+
+// ask asks what changed in the tree at dir since token: watchman itself
+// when the token is its clock and watchman is on PATH (askWatchman), else
+// the hook, as git would run it. Both the capture's question before its
+// scan (AskUnchanged) and the scan's own query (FsmonitorQuery) ask this
+// way: the hook asks the same watchman the same question, and git's
+// sample hook spent more on Perl and its JSON module than the rest of a
+// monitored scan (docs/speed.md, "With a file system monitor"). Only the
+// clock's own watchman can answer from it (sameWatch), so asking it
+// directly cannot answer for another monitor; and it lists every path
+// but those in .git, so a hook that leaves more out only makes git check
+// more. asked names who answered, for a trace.
+func ask(ctx context.Context, hook, token, dir string, environ []string, stderr io.Writer) (out []byte, asked string, err error) {
+	env := without(environ, []string{fsmonitorHookVar, fsmonitorTokenVar})
+	if out, err := askWatchman(ctx, token, dir, env); err == nil {
+		return out, "watchman", nil
+	}
+	out, err = runHook(ctx, hook, token, dir, env, stderr)
+	return out, "fsmonitor hook", err
 }
 
 // askWatchman asks watchman what changed in the tree at dir since token,
@@ -226,29 +237,13 @@ func (r *Runner) Unchanged(ctx context.Context, token string) bool {
 // AskUnchanged is Unchanged with the hook, directory and environment
 // given: the question a capture asks before discovery has given it its
 // runner (capture.Early), from the hook the last monitored scan used.
-// trace, when set, gets the question's time.
-//
-// A token that is a watchman clock is answered by watchman itself
-// (askWatchman), where it is on PATH: the hook asks the same watchman
-// the same question, and git's sample hook spent more time doing it
-// (Perl and its JSON module) than the whole rest of such a capture
-// (docs/speed.md, "With a file system monitor"). Only the clock's own
-// watchman can answer from it (sameWatch), so asking it directly cannot
-// answer for another monitor; and it lists every path but those in .git,
-// so a hook that leaves more out only makes the capture scan where it
-// might not have.
+// trace, when set, gets the question's time and who answered (ask).
 func AskUnchanged(ctx context.Context, hook, token, dir string, env []string, trace io.Writer) bool {
 	if hook == "" || token == "" {
 		return false
 	}
-	env = without(env, []string{fsmonitorHookVar, fsmonitorTokenVar})
 	start := time.Now()
-	asked := "watchman"
-	out, err := askWatchman(ctx, token, dir, env)
-	if err != nil {
-		asked = "fsmonitor hook"
-		out, err = runHook(ctx, hook, token, dir, env, io.Discard)
-	}
+	out, asked, err := ask(ctx, hook, token, dir, env, io.Discard)
 	if trace != nil {
 		fmt.Fprintf(trace, "trace: %.1f ms %s since the last scan\n", float64(time.Since(start))/float64(time.Millisecond), asked)
 	}

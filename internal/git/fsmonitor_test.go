@@ -152,7 +152,8 @@ func TestAskWatchman(t *testing.T) {
 // capture's question before it, is answered by watchman itself when the
 // token is its clock, and that the hook still answers what watchman
 // cannot (a tree it does not watch). git's sample hook starts Perl for
-// every scan: 40 to 80 ms at each turn's end of an agent's session.
+// every scan, at each turn's end of an agent's session (docs/speed.md,
+// "A real agent's session").
 func TestFsmonitorQueryAsksWatchman(t *testing.T) {
 	dir, clock := watchedTree(t)
 	hook, ran := recordingHook(t, "'%s\\000/\\000' \"$2\"")
@@ -216,7 +217,7 @@ func watchedTree(t *testing.T) (dir, clock string) {
 }
 
 // recordingHook is an fsmonitor hook that appends the token it was asked
-// from to the file ran and answers with printf's arguments printf.
+// from to the file ran and answers as printf with the arguments given.
 func recordingHook(t *testing.T, printf string) (hook, ran string) {
 	t.Helper()
 	ran = filepath.Join(t.TempDir(), "ran")

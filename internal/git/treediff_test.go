@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,8 +98,17 @@ func TestDiffHeld(t *testing.T) {
 			}
 		}
 	}
-	// DiffTrees sends the pairs not held to git, and keeps their order.
-	some := []TreePair{pairs[1], pairs[14], pairs[7]}
+	// DiffTrees sends the pairs not held to git, and keeps their order:
+	// half holds the trees of pairs[1] only, and the pair between it and
+	// pairs[7] touches neither, so git answers it.
+	var apart TreePair
+	for _, p := range pairs {
+		if !slices.Contains([]string{pairs[1].From, pairs[1].To}, p.From) && !slices.Contains([]string{pairs[1].From, pairs[1].To}, p.To) && p.From != p.To {
+			apart = p
+			break
+		}
+	}
+	some := []TreePair{pairs[1], apart, pairs[7]}
 	want, err := plain.DiffTrees(ctx, some, DiffTreeOptions{Format: DiffNameStatus})
 	if err != nil {
 		t.Fatal(err)
@@ -109,9 +119,15 @@ func TestDiffHeld(t *testing.T) {
 		half.Trees.Keep(id, body)
 	}
 	for _, held := range []*Runner{all, half} {
+		var trace strings.Builder
+		held.Trace = &trace
 		if got, err := held.DiffTrees(ctx, some, DiffTreeOptions{Format: DiffNameStatus}); err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("DiffTrees: held %v %v, git %v", got, err, want)
 		}
+		if sent := strings.Contains(trace.String(), "git diff-tree"); sent != (held == half) {
+			t.Errorf("a runner holding %d trees sent pairs to git: %v, want %v:\n%s", len(held.Trees.bodies), sent, held == half, trace.String())
+		}
+		held.Trace = nil
 	}
 }
 

@@ -28,9 +28,14 @@ func hashOf(hexLen int) func() hash.Hash {
 // sum is an object's id, raw, made by newHash.
 func sum(newHash func() hash.Hash, kind string, body []byte) []byte {
 	h := newHash()
-	h.Write([]byte(kind + " " + strconv.Itoa(len(body)) + "\x00"))
+	h.Write(header(kind, int64(len(body))))
 	h.Write(body)
 	return h.Sum(nil)
+}
+
+// header is what an object's id hashes before its body.
+func header(kind string, size int64) []byte {
+	return []byte(kind + " " + strconv.FormatInt(size, 10) + "\x00")
 }
 
 // IDOf is ID of a body of size bytes read from r, without holding it in
@@ -39,7 +44,7 @@ func sum(newHash func() hash.Hash, kind string, body []byte) []byte {
 // of bytes.
 func IDOf(kind string, size int64, r io.Reader, hexLen int) (string, error) {
 	h := hashOf(hexLen)()
-	h.Write([]byte(kind + " " + strconv.FormatInt(size, 10) + "\x00"))
+	h.Write(header(kind, size))
 	n, err := io.Copy(h, r)
 	if err != nil {
 		return "", err

@@ -59,8 +59,8 @@ const (
 	minVersion      = 2
 )
 
-// ErrFormat is returned for an index this reader does not read.
-var ErrFormat = errors.New("index format not read here")
+// errFormat is returned for an index this reader does not read.
+var errFormat = errors.New("index format not read here")
 
 // ParseIndex calls fn for each entry of the index data b, in the index's
 // order (by path), and stops at fn's first false. hashSize is the
@@ -68,11 +68,11 @@ var ErrFormat = errors.New("index format not read here")
 // The entries' paths alias b.
 func ParseIndex(b []byte, hashSize int, fn func(*IndexEntry) bool) error {
 	if len(b) < headerSize || string(b[:4]) != "DIRC" {
-		return fmt.Errorf("%w: no index signature", ErrFormat)
+		return fmt.Errorf("%w: no index signature", errFormat)
 	}
 	version := binary.BigEndian.Uint32(b[4:8])
 	if version < minVersion || version > maxVersion {
-		return fmt.Errorf("%w: version %d", ErrFormat, version)
+		return fmt.Errorf("%w: version %d", errFormat, version)
 	}
 	n := binary.BigEndian.Uint32(b[8:12])
 	off := headerSize
@@ -81,7 +81,7 @@ func ParseIndex(b []byte, hashSize int, fn func(*IndexEntry) bool) error {
 	for i := uint32(0); i < n; i++ {
 		fixed := off + statSize + hashSize + 2
 		if fixed > len(b) {
-			return fmt.Errorf("%w: entry %d is cut short", ErrFormat, i)
+			return fmt.Errorf("%w: entry %d is cut short", errFormat, i)
 		}
 		e.Stat, e.Offset = StatAt(b, off), off
 		flags := binary.BigEndian.Uint16(b[fixed-2:])
@@ -89,7 +89,7 @@ func ParseIndex(b []byte, hashSize int, fn func(*IndexEntry) bool) error {
 		var ext uint16
 		if flags&flagExtended != 0 {
 			if version < 3 || p+2 > len(b) {
-				return fmt.Errorf("%w: extended flags in entry %d", ErrFormat, i)
+				return fmt.Errorf("%w: extended flags in entry %d", errFormat, i)
 			}
 			ext = binary.BigEndian.Uint16(b[p:])
 			p += 2
@@ -99,17 +99,17 @@ func ParseIndex(b []byte, hashSize int, fn func(*IndexEntry) bool) error {
 		e.SkipWorktree = ext&extSkipWorktree != 0
 		e.IntentToAdd = ext&extIntentToAdd != 0
 		if e.Mode&typeMask == typeTree {
-			return fmt.Errorf("%w: a sparse directory entry", ErrFormat)
+			return fmt.Errorf("%w: a sparse directory entry", errFormat)
 		}
 		if version == 4 {
 			strip, used := varint(b[p:])
 			if used == 0 || strip > len(prev) {
-				return fmt.Errorf("%w: path of entry %d", ErrFormat, i)
+				return fmt.Errorf("%w: path of entry %d", errFormat, i)
 			}
 			p += used
 			end := bytes.IndexByte(b[p:], 0)
 			if end < 0 {
-				return fmt.Errorf("%w: path of entry %d", ErrFormat, i)
+				return fmt.Errorf("%w: path of entry %d", errFormat, i)
 			}
 			// Each path is built in a buffer of its own: the caller may
 			// keep the one before.
@@ -120,10 +120,10 @@ func ParseIndex(b []byte, hashSize int, fn func(*IndexEntry) bool) error {
 		} else {
 			end := bytes.IndexByte(b[p:], 0)
 			if end < 0 {
-				return fmt.Errorf("%w: path of entry %d", ErrFormat, i)
+				return fmt.Errorf("%w: path of entry %d", errFormat, i)
 			}
 			if nl := int(flags & flagNameMask); nl != flagNameMask && nl != end {
-				return fmt.Errorf("%w: path length of entry %d", ErrFormat, i)
+				return fmt.Errorf("%w: path length of entry %d", errFormat, i)
 			}
 			e.Path = b[p : p+end]
 			// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
@@ -137,7 +137,7 @@ func ParseIndex(b []byte, hashSize int, fn func(*IndexEntry) bool) error {
 		// A split index keeps most entries in another file: its entries
 		// here are not the whole index.
 		if string(b[off:off+4]) == "link" {
-			return fmt.Errorf("%w: a split index", ErrFormat)
+			return fmt.Errorf("%w: a split index", errFormat)
 		}
 		size := int(binary.BigEndian.Uint32(b[off+4:]))
 		off += 8 + size

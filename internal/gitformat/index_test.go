@@ -1,6 +1,7 @@
 package gitformat
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -142,7 +143,10 @@ func TestVarint(t *testing.T) {
 	for _, c := range []struct {
 		b    []byte
 		v, n int
-	}{{[]byte{0}, 0, 1}, {[]byte{0x7f}, 127, 1}, {[]byte{0x80, 0}, 128, 2}, {[]byte{0xff, 0x7f}, 16511, 2}, {[]byte{0x80}, 0, 0}} {
+	}{{[]byte{0}, 0, 1}, {[]byte{0x7f}, 127, 1}, {[]byte{0x80, 0}, 128, 2}, {[]byte{0xff, 0x7f}, 16511, 2}, {[]byte{0x80}, 0, 0},
+		// Ten bytes overflowed an int into a negative length
+		// (FuzzParseIndex): past 48 bits is no path's prefix.
+		{append(bytes.Repeat([]byte{0xe2}, 9), '0'), 0, 0}} {
 		if v, n := varint(c.b); v != c.v || n != c.n {
 			t.Errorf("varint(%x) = %d, %d; want %d, %d", c.b, v, n, c.v, c.n)
 		}

@@ -3,8 +3,6 @@ package gitformat
 import (
 	"bytes"
 	"compress/zlib"
-	"crypto/sha1"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -61,11 +59,12 @@ func EncodePack(objs []Object, useSHA256 bool) (*Pack, error) {
 	if err := compressAll(objs, large, streams); err != nil {
 		return nil, err
 	}
-	p := &Pack{newHash: sha1.New, ids: make([][]byte, len(objs)),
-		offsets: make([]uint64, len(objs)), crcs: make([]uint32, len(objs))}
+	hexLen := 40
 	if useSHA256 {
-		p.newHash = sha256.New
+		hexLen = 64
 	}
+	p := &Pack{newHash: hashOf(hexLen), ids: make([][]byte, len(objs)),
+		offsets: make([]uint64, len(objs)), crcs: make([]uint32, len(objs))}
 	h := p.newHash()
 	size := 12 + h.Size()
 	headers := make([][]byte, len(objs))

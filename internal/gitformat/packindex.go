@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -20,8 +21,13 @@ import (
 // pack is renamed into place before its index, since git finds a pack by
 // its index. A pack directory that is missing is made, as git makes it.
 // Spared a git process, a rewind's safety checkpoint is durable sooner
-// (docs/speed.md, "The pack's index written here").
+// (docs/speed.md, "The pack's index written here"). A pack of MaxStored
+// bytes or more is refused: its index would need the table of large
+// offsets, which this writer does not write.
 func (p *Pack) Store(dir string) error {
+	if len(p.data) >= MaxStored {
+		return fmt.Errorf("a pack of %d bytes is too large to store here (at most %d): give it to git index-pack", len(p.data), MaxStored-1)
+	}
 	packSum := p.data[len(p.data)-p.newHash().Size():]
 	base := filepath.Join(dir, "pack-"+hex.EncodeToString(packSum))
 	tmpPack, err := writeTemp(dir, "tmp_pack_", p.data)
