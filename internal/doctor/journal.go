@@ -156,8 +156,8 @@ func (d *Doctor) cutShortPrune(left []*store.Record) Check {
 	case len(left) == 0:
 		return Check{Name: "prune", Message: "prune: a prune was cut short before it compacted the journal", Fix: fix}
 	case len(free) == 0:
-		return Check{Name: "prune", OK: true, Message: fmt.Sprintf("prune: a prune cut short waits for the %s of %s, which a git may still hold; doctor --fix (or the next prune) finishes it once %s gone or old",
-			fault.Plural(len(locked), "lock of the ref", "locks of the refs"), recordIDs(locked), fault.Plural(len(locked), "it is", "they are"))}
+		return Check{Name: "prune", OK: true, Message: fmt.Sprintf("prune: a prune cut short waits for git's locks on the %s of %s (%s, or packed-refs.lock), which a git may still hold; doctor --fix (or the next prune) finishes it once they are gone or old",
+			fault.Plural(len(locked), "ref", "refs"), recordIDs(locked), fault.Plural(len(locked), "its own", "their own"))}
 	}
 	return Check{Name: "prune", Message: fmt.Sprintf("prune: a prune was cut short: %s %d %s it pruned %s still there (%s)",
 		fault.Plural(len(left), "the ref of", "the refs of"), len(left), fault.Plural(len(left), "checkpoint", "checkpoints"),

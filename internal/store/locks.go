@@ -69,8 +69,11 @@ func (s *Store) PrivateIndex() string { return s.Path("index") }
 
 // refLock is the lock file git makes to write checkpoint n's ref (the
 // files backend's: a loose ref's path with ".lock").
-func (s *Store) refLock(n int) string {
-	return filepath.Join(s.CommonDir, filepath.FromSlash(s.Ref(n))+".lock")
+func (s *Store) refLock(n int) string { return s.lockOf(s.Ref(n)) }
+
+// lockOf is the lock file git makes to write ref.
+func (s *Store) lockOf(ref string) string {
+	return filepath.Join(s.CommonDir, filepath.FromSlash(ref)+".lock")
 }
 
 // NextN returns the number of a new checkpoint: one above every
@@ -98,10 +101,10 @@ func (s *Store) lockAge(fi fs.FileInfo) time.Duration {
 	return at.Sub(fi.ModTime())
 }
 
-// refLocks are the locks that stop a deletion of checkpoint n's ref:
-// its own, and packed-refs.lock, which git takes to delete any ref.
-func (s *Store) refLocks(n int) []LockFile {
-	return []LockFile{{Path: s.refLock(n)}, {Path: s.packedRefsLock(), Shared: true}}
+// refLocks are the locks that stop a deletion of ref: its own, and
+// packed-refs.lock, which git takes to delete any ref.
+func (s *Store) refLocks(ref string) []LockFile {
+	return []LockFile{{Path: s.lockOf(ref)}, {Path: s.packedRefsLock(), Shared: true}}
 }
 
 // RefLocked reports whether checkpoint n's ref cannot be deleted yet for
@@ -111,7 +114,7 @@ func (s *Store) RefLocked(n int) bool {
 	if s.CommonDir == "" {
 		return false
 	}
-	for _, l := range s.refLocks(n) {
+	for _, l := range s.refLocks(s.Ref(n)) {
 		if fi, err := os.Lstat(l.Path); err == nil {
 			l.Age = s.lockAge(fi)
 			if !l.Stale() {
@@ -122,13 +125,15 @@ func (s *Store) RefLocked(n int) bool {
 	return false
 }
 
-// refDeletable reports whether checkpoint n's ref can be deleted now:
-// none of its refLocks is there, stale ones being removed first.
-func (s *Store) refDeletable(n int) bool {
+// refDeletable reports whether ref can be deleted now: none of its
+// refLocks is there, stale ones being removed first. Every prune asks it
+// of each ref it would delete (Prune, FinishPrune, pruneOrphans): one
+// locked ref would fail the whole transaction.
+func (s *Store) refDeletable(ref string) bool {
 	if s.CommonDir == "" {
 		return true
 	}
-	for _, l := range s.refLocks(n) {
+	for _, l := range s.refLocks(ref) {
 		if !s.lockGone(l.Path, l.Shared) {
 			return false
 		}

@@ -12,7 +12,7 @@ import (
 // left it is young when the report after it looks (doctor --fix: in
 // TestKillLoop a ref lock 10 s old crossed StaleAfter between the two,
 // and --fix reported a problem it had just declined to fix). Without
-// LocksAt, the same lock turns stale as time passes.
+// LocksAt, the same lock is as old as the wall clock says.
 func TestLocksAtOneInstant(t *testing.T) {
 	common := t.TempDir()
 	s := &Store{Dir: t.TempDir(), RefPrefix: "refs/checkpoints/main/", CommonDir: common}
@@ -23,17 +23,15 @@ func TestLocksAtOneInstant(t *testing.T) {
 	if err := os.WriteFile(lock, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	young := time.Now().Add(-StaleAfter + 300*time.Millisecond)
-	if err := os.Chtimes(lock, young, young); err != nil {
+	// Stale by the wall clock; young at LocksAt, an instant a second
+	// before it turned stale.
+	written := time.Now().Add(-StaleAfter - time.Minute)
+	if err := os.Chtimes(lock, written, written); err != nil {
 		t.Fatal(err)
 	}
-	s.LocksAt = time.Now()
-	if !s.RefLocked(3) {
-		t.Fatal("a lock younger than StaleAfter is not locking")
-	}
-	time.Sleep(400 * time.Millisecond)
-	if !s.RefLocked(3) || s.refDeletable(3) {
-		t.Error("at one instant, the lock turned stale as the command ran")
+	s.LocksAt = written.Add(StaleAfter - time.Second)
+	if !s.RefLocked(3) || s.refDeletable(s.Ref(3)) {
+		t.Fatal("at LocksAt the lock was younger than StaleAfter, yet it did not lock")
 	}
 	if _, err := os.Lstat(lock); err != nil {
 		t.Errorf("the young lock was removed: %v", err)

@@ -121,8 +121,14 @@ func (s *Store) pruneOrphans(ctx context.Context, r Retention, now time.Time, dr
 				res.Kept++
 				continue
 			}
+			ref := "refs/checkpoints/" + o.Worktree + "/" + strconv.Itoa(c.N)
+			if !dry && !s.refDeletable(ref) {
+				// A young lock: the ref stays for a later prune.
+				res.Kept++
+				continue
+			}
 			res.Pruned = append(res.Pruned, c)
-			deletes = append(deletes, git.RefUpdate{Ref: "refs/checkpoints/" + o.Worktree + "/" + strconv.Itoa(c.N), Old: c.Commit})
+			deletes = append(deletes, git.RefUpdate{Ref: ref, Old: c.Commit})
 		}
 		if len(res.Pruned) == 0 {
 			continue

@@ -93,7 +93,7 @@ func (s *Store) Prune(ctx context.Context, j *Journal, refs Refs, r Retention, d
 		// stays until the lock is stale, and goes then (refDeletable
 		// removes it).
 		doomed = slices.DeleteFunc(doomed, func(c *Record) bool {
-			if s.refDeletable(c.N) {
+			if s.refDeletable(s.Ref(c.N)) {
 				return false
 			}
 			kept++
@@ -146,11 +146,8 @@ func (s *Store) deleteRefs(ctx context.Context, recs []*Record) error {
 	if len(deletes) == 0 {
 		return nil
 	}
-	// Deleting refs takes packed-refs.lock, which a prune killed there
-	// leaves; a stale one goes (a young one may be any git's).
-	if s.CommonDir != "" {
-		s.lockGone(s.packedRefsLock(), true)
-	}
+	// Every caller left out the refs that are not refDeletable: their
+	// locks, packed-refs.lock among them, are gone.
 	if err := s.Git.UpdateRefs(ctx, deletes); err != nil {
 		return fault.Wrap(err, fault.FailedGit, "cannot delete the pruned checkpoints' refs; none was deleted")
 	}
@@ -193,7 +190,7 @@ func (s *Store) FinishPrune(ctx context.Context, j *Journal, refs Refs) (deleted
 		return nil, nil, nil
 	}
 	for _, c := range left {
-		if s.refDeletable(c.N) {
+		if s.refDeletable(s.Ref(c.N)) {
 			deleted = append(deleted, c)
 		} else {
 			locked = append(locked, c)
