@@ -42,7 +42,7 @@ func TestDoctorHookBinaryMissing(t *testing.T) {
 	for _, want := range []string{
 		"problem  hooks: " + filepath.Join(dir, ".gemini/settings.json") + " calls git-checkpoint, which is not on PATH: the hook does nothing, so no checkpoints are taken\n",
 		"problem  hooks: " + filepath.Join(dir, ".git/hooks/post-commit") + " calls git-checkpoint, which is not on PATH",
-		"fix: install git-checkpoint (make install) where the agent's PATH finds it, or remove the hook with 'git checkpoint uninstall AGENT'\n",
+		"fix: install git-checkpoint (make install) where the agent's PATH finds it, or remove the hook: 'git checkpoint uninstall AGENT' for a settings file, the agent's own command for a plugin or extension\n",
 		"2 problems found\n",
 	} {
 		if !strings.Contains(r.stdout, want) {

@@ -60,6 +60,10 @@ type Agent struct {
 	// carried says its conversation can travel with a store's
 	// checkpoints (push --with-conversation; carry.go).
 	carried bool
+	// hooksOnce says the agent runs an identical hook command once, in
+	// whichever of its files it finds it: hooked from its settings and
+	// from its package of ours, it still runs each hook once (Twice).
+	hooksOnce bool
 }
 
 // HookEvent is one of an agent's hook events and what it takes.

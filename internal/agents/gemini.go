@@ -13,9 +13,11 @@ const Gemini = "gemini"
 // additionalContext, which is how a pending note reaches its model. It
 // counts hook timeouts in milliseconds. It resumes a session only by
 // appending to it, which would change the original conversation, so no
-// resume is offered.
+// resume is offered. It runs an identical hook command once, from its
+// settings or its extension (TestAgents/gemini-extension).
 var gemini = Agent{
-	Name: Gemini,
+	Name:      Gemini,
+	hooksOnce: true,
 	Events: []HookEvent{
 		{Name: "BeforeAgent", Reason: store.ReasonTurnStart, Hooked: true, Note: true},
 		{Name: "AfterTool", Reason: store.ReasonTool, Hooked: true},

@@ -168,13 +168,10 @@ func (f settingsFile) hooks(a Agent) settings {
 	return settings{a.Name, a.hooked(), f.timeout, f.flat, f.version}
 }
 
-// file is the settings file for scope, refusing a scope of the tree
-// outside one.
+// file is the settings file for scope, refusing a scope it cannot place
+// (placed).
 func (f settingsFile) file(scope string, env Env) (string, error) {
-	if err := inTree(scope, env, "installs into one"); err != nil {
-		return "", err
-	}
-	return f.path(scope, env), nil
+	return placed(scope, env, "installs into one", f.path(scope, env))
 }
 
 // inTree refuses a scope of the working tree (local, project) outside one;
@@ -185,6 +182,22 @@ func inTree(scope string, env Env, does string) error {
 			WithHint("run it inside the repository, or use --scope user")
 	}
 	return nil
+}
+
+// placed returns path, the file an install or uninstall at scope does
+// its work in, or why there is none: a scope of the tree outside one
+// (inTree), or the user's scope without HOME (nor the agent's own
+// variable), where the path would be relative and name a file in
+// whatever directory the command runs in.
+func placed(scope string, env Env, does, path string) (string, error) {
+	if err := inTree(scope, env, does); err != nil {
+		return "", err
+	}
+	if scope == ScopeUser && !filepath.IsAbs(path) {
+		return "", fault.New(fault.InvalidUsage, "HOME is not set: --scope user has no settings to work in").
+			WithHint("use --scope local or --scope project, or set HOME")
+	}
+	return path, nil
 }
 
 func (f settingsFile) install(a Agent, scope string, env Env) ([]File, []string, error) {

@@ -159,12 +159,9 @@ func mcpAgents() []string {
 	return names
 }
 
-// path is the file for scope, refusing a scope of the tree outside one.
+// path is the file for scope, refusing a scope it cannot place (placed).
 func (p *mcpPlace) path(a Agent, scope string, env Env) (string, error) {
-	if err := inTree(scope, env, "registers the server for one"); err != nil {
-		return "", err
-	}
-	return p.file(scope, env), nil
+	return placed(scope, env, "registers the server for one", p.file(scope, env))
 }
 
 // installMCPJSON puts the server into the object at keys of the JSON file

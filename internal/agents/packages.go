@@ -2,6 +2,7 @@ package agents
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,7 +37,9 @@ func Hooks(env Env) []Hooked {
 						continue
 					}
 					p := f.hooksAt(scope, env)
-					if !seen[p] && HoldsHooksFile(p) {
+					// Not absolute: the user's scope without HOME, no
+					// file of the user's (placed).
+					if !seen[p] && filepath.IsAbs(p) && HoldsHooksFile(p) {
 						seen[p] = true
 						out = append(out, Hooked{Agent: a.Name, Path: p, Scope: scope})
 					}
@@ -48,20 +51,21 @@ func Hooks(env Env) []Hooked {
 		out = append(out, Hooked{Agent: "claude", Path: p, Package: true})
 	}
 	for _, p := range geminiExtensions(env.Home) {
-		out = append(out, Hooked{Agent: "gemini", Path: p, Package: true})
+		out = append(out, Hooked{Agent: Gemini, Path: p, Package: true})
 	}
 	return out
 }
 
 // Twice lists the agents that run git-checkpoint's hooks both from a
 // settings file and from a package: every hook then runs twice, and a
-// prompt counts as two turns (TestAgents/claude-plugin saw it). Gemini
-// CLI runs an identical command once whichever file holds it, and its
-// extension's hooks are install's own, so it is never listed.
+// prompt counts as two turns (TestAgents/claude-plugin saw it). An agent
+// that runs an identical command once whichever file holds it (Gemini
+// CLI: hooksOnce), hooked with the same command both ways, is never
+// listed.
 func Twice(hooked []Hooked) []string {
 	settings, packages := map[string]bool{}, map[string]bool{}
 	for _, h := range hooked {
-		if h.Agent == "gemini" {
+		if a, ok := Lookup(h.Agent); ok && a.hooksOnce {
 			continue
 		}
 		if h.Package {
@@ -80,10 +84,13 @@ func Twice(hooked []Hooked) []string {
 	return out
 }
 
-// claudePlugins are the hooks files of Claude Code's installed plugins
-// (plugins/installed_plugins.json, version 2, in claudeConfigDir) that
-// call git-checkpoint, but for those the user's settings turn off
-// (enabledPlugins).
+// claudePlugins are the hooks files of Claude Code's plugins installed
+// for the tree env.Top (plugins/installed_plugins.json, version 2, in
+// claudeConfigDir: an install of the user's scope, or of the project or
+// local scope whose projectPath is the tree) that call git-checkpoint,
+// but for those the settings turn off (enabledPlugins, the local
+// settings over the project's over the user's, as Claude Code reads
+// them).
 func claudePlugins(env Env) []string {
 	dir := claudeConfigDir(env)
 	if dir == "" {
@@ -91,6 +98,8 @@ func claudePlugins(env Env) []string {
 	}
 	var installed struct {
 		Plugins map[string][]struct {
+			Scope       string `json:"scope"`
+			ProjectPath string `json:"projectPath"`
 			InstallPath string `json:"installPath"`
 		} `json:"plugins"`
 	}
@@ -98,18 +107,27 @@ func claudePlugins(env Env) []string {
 	if err != nil || json.Unmarshal(b, &installed) != nil {
 		return nil
 	}
-	var settings struct {
-		Enabled map[string]bool `json:"enabledPlugins"`
-	}
-	if b, err := os.ReadFile(claudeSettings(ScopeUser, env)); err == nil {
-		json.Unmarshal(b, &settings)
+	enabled := map[string]bool{}
+	for _, scope := range []string{ScopeUser, ScopeProject, ScopeLocal} {
+		if scope != ScopeUser && env.Top == "" {
+			continue
+		}
+		var settings struct {
+			Enabled map[string]bool `json:"enabledPlugins"`
+		}
+		if b, err := os.ReadFile(claudeSettings(scope, env)); err == nil && json.Unmarshal(b, &settings) == nil {
+			maps.Copy(enabled, settings.Enabled)
+		}
 	}
 	var out []string
 	for name, installs := range installed.Plugins {
-		if on, set := settings.Enabled[name]; set && !on {
+		if on, set := enabled[name]; set && !on {
 			continue
 		}
 		for _, in := range installs {
+			if in.Scope != "" && in.Scope != ScopeUser && (env.Top == "" || filepath.Clean(in.ProjectPath) != filepath.Clean(env.Top)) {
+				continue // another project's
+			}
 			p := filepath.Join(in.InstallPath, "hooks", "hooks.json")
 			if in.InstallPath != "" && HoldsHooksFile(p) {
 				out = append(out, p)

@@ -27,10 +27,7 @@ type pluginFile struct {
 }
 
 func (p pluginFile) file(scope string, env Env) (string, error) {
-	if err := inTree(scope, env, "installs into one"); err != nil {
-		return "", err
-	}
-	return p.path(scope, env), nil
+	return placed(scope, env, "installs into one", p.path(scope, env))
 }
 
 // ourPlugin reports whether src is a plugin git-checkpoint wrote for

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/agents"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/restore"
@@ -41,6 +42,11 @@ type Doctor struct {
 	// KeepFor is checkpoint.keepFor as configured ("14d"): how long a
 	// removed worktree's checkpoints stay.
 	KeepFor string
+
+	// hooked are the agents' files holding hooks (agents.Hooks), read
+	// once for every check and report that names them (hooks).
+	hooked     []agents.Hooked
+	hookedRead bool
 }
 
 // oneInstant takes the ages of lock files at one instant for the whole

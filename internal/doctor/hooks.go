@@ -17,7 +17,7 @@ import (
 // packages of ours (agents.Hooks), and the git post-commit hook.
 func (d *Doctor) InstalledHooks(ctx context.Context) []string {
 	var installed []string
-	for _, h := range agents.Hooks(d.agentEnv()) {
+	for _, h := range d.hooks() {
 		installed = append(installed, h.Path)
 	}
 	// The user's core.hooksPath decides where git looks for hooks.
@@ -39,6 +39,16 @@ func (d *Doctor) checkHookFailures(ctx context.Context) ([]Check, error) {
 		Fix: "read " + fault.Quote(filepath.Join(d.Store.Dir, "hook.log")) + " for the causes; this clears at the next hook call that takes its checkpoint"}}, nil
 }
 
+// hooks are the agents' files holding git-checkpoint's hooks in the tree
+// and the user's scope, read on the first call: each read opens every
+// agent's settings and packages.
+func (d *Doctor) hooks() []agents.Hooked {
+	if !d.hookedRead {
+		d.hooked, d.hookedRead = agents.Hooks(d.agentEnv()), true
+	}
+	return d.hooked
+}
+
 // agentEnv is the tree and the user's scope as the agents see them.
 func (d *Doctor) agentEnv() agents.Env {
 	return agents.Env{Top: d.Repo.Top, Home: d.Getenv("HOME"), Getenv: d.Getenv}
@@ -49,7 +59,7 @@ func (d *Doctor) agentEnv() agents.Env {
 // twice, and every prompt counts as two turns. The fix names the
 // uninstall of each settings file, by its scope.
 func (d *Doctor) checkHooksTwice(context.Context) ([]Check, error) {
-	hooked := agents.Hooks(d.agentEnv())
+	hooked := d.hooks()
 	var cs []Check
 	for _, a := range agents.Twice(hooked) {
 		var removes []string
@@ -66,7 +76,7 @@ func (d *Doctor) checkHooksTwice(context.Context) ([]Check, error) {
 
 // TwiceHooked lists the agents that run git-checkpoint's hooks twice
 // (agents.Twice).
-func (d *Doctor) TwiceHooked() []string { return agents.Twice(agents.Hooks(d.agentEnv())) }
+func (d *Doctor) TwiceHooked() []string { return agents.Twice(d.hooks()) }
 
 // HooksTwice says that agent runs git-checkpoint's hooks twice.
 func HooksTwice(agent string) string {
@@ -94,7 +104,7 @@ func (d *Doctor) checkHooks(ctx context.Context) ([]Check, error) {
 			continue
 		}
 		cs = append(cs, Check{Name: "hooks", Message: "hooks: " + p + " calls git-checkpoint, which is not on PATH: the hook does nothing, so no checkpoints are taken",
-			Fix: "install git-checkpoint (make install) where the agent's PATH finds it, or remove the hook with 'git checkpoint uninstall AGENT'"})
+			Fix: "install git-checkpoint (make install) where the agent's PATH finds it, or remove the hook: 'git checkpoint uninstall AGENT' for a settings file, the agent's own command for a plugin or extension"})
 	}
 	return cs, nil
 }
