@@ -83,6 +83,22 @@ type Prepared struct {
 	classify restore.Classifier
 	// made, for an undo, are the paths the undone rewind created.
 	made map[string]bool
+	// sealedFor and sealedTarget are the default target the scan's
+	// sealer chose for the tree sealedFor (defaultTarget), kept for
+	// prepare to take when the snapshot is of that tree.
+	sealedFor    string
+	sealedTarget *store.Record
+}
+
+// defaultTarget is DefaultTarget of a snapshot of tree without a raw
+// overlay, chosen once: the scan asks it for the safety checkpoint it
+// seals and again for the one after the rewind, and prepare after the
+// scan, each time of the same tree, and the choice walks the journal.
+func (pr *Prepared) defaultTarget(tree string) *store.Record {
+	if pr.sealedFor != tree {
+		pr.sealedFor, pr.sealedTarget = tree, DefaultTarget(pr.Journal, pr.refs, tree, "")
+	}
+	return pr.sealedTarget
 }
 
 // Nothing reports whether the plan changes nothing at all.
@@ -212,6 +228,9 @@ func (r *Rewinder) prepare(ctx context.Context, req Request) (*Prepared, error) 
 			return nil, err
 		}
 	}
+	if pr.Target == nil && pr.Snap.Raw == "" && pr.sealedFor == pr.Snap.Tree && pr.sealedTarget != nil {
+		pr.Target = pr.sealedTarget
+	}
 	if pr.Target == nil {
 		if pr.Target, err = defaultTargetOrError(j, refs, pr.Snap.Tree, pr.Snap.Raw); err != nil {
 			return nil, err
@@ -279,7 +298,7 @@ func (r *Rewinder) sealer(pr *Prepared) (seal func(tree string) (capture.Options
 		}
 		// A sealed commit is one of a snapshot with no raw overlay
 		// (Capturer.seal).
-		return DefaultTarget(pr.Journal, pr.refs, tree, "")
+		return pr.defaultTarget(tree)
 	}
 	seal = func(tree string) (capture.Options, bool) {
 		t := target(tree)
