@@ -293,6 +293,10 @@ func (f *fixture) resetReal() error {
 			return err
 		}
 	}
-	_, err := f.git(nil, "reset", "-q", "--hard")
-	return err
+	if _, err := f.git(nil, "reset", "-q", "--hard"); err != nil {
+		return err
+	}
+	// The pool again: the one read when the fixture opened holds what a
+	// run killed before its reset left (its new files).
+	return f.loadPool()
 }

@@ -116,12 +116,25 @@ func (b *bed) rivalCases() []benchCase {
 			b.rv.refs[key] = ref
 			return s, err
 		}
+		// A capture of a changed file must make a new checkpoint: one that
+		// took nothing (a misread status, a stash of nothing) would time
+		// as a fast no-op.
+		var before string
 		out = append(out,
 			benchCase{key: key + "-clean", label: label + ": capture, nothing changed", setup: checkpoint, teardown: none, run: runCapture},
 			benchCase{key: key + "-change1", label: label + ": capture, 1 file changed",
-				setup:    func(r int) error { return b.then(checkpoint(r), b.edit(r, b.pick(r, 1, 6007))) },
-				run:      runCapture,
-				teardown: b.restore})
+				setup: func(r int) error {
+					err := checkpoint(r)
+					before = b.rv.refs[key]
+					return b.then(err, b.edit(r, b.pick(r, 1, 6007)))
+				},
+				run: runCapture,
+				teardown: func(r int) error {
+					if after := b.rv.refs[key]; after == before || after == "" || after == "unchanged" {
+						return fmt.Errorf("%s took no new checkpoint of a changed file (%q after %q)", label, after, before)
+					}
+					return b.restore(r)
+				}})
 		if restore != nil {
 			out = append(out, b.restoreCase(key, label, checkpoint, restore))
 		}
