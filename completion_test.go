@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 )
 
 // completionRepo is a repository with a labelled checkpoint (k1) and one
@@ -99,7 +101,7 @@ func TestBashCompletion(t *testing.T) {
 	}
 	gitCompletion := gitBashCompletion()
 	if gitCompletion == "" {
-		t.Skip("git's bash completion is not installed (Debian's git ships it as /usr/share/bash-completion/completions/git)")
+		agenttest.Missing(t, "git's bash completion is not installed (Debian's git ships it as /usr/share/bash-completion/completions/git)")
 	}
 	repo, outside, env := completionRepo(t)
 	for _, tc := range []struct {
@@ -159,7 +161,7 @@ func TestBashCompletion(t *testing.T) {
 // commands, and for git-rewind typed alone; ids with their descriptions.
 func TestFishCompletion(t *testing.T) {
 	if _, err := exec.LookPath("fish"); err != nil {
-		t.Skip("fish is not installed (.ci/run installs Debian's)")
+		agenttest.Missing(t, "fish is not installed (.ci/run installs Debian's)")
 	}
 	repo, outside, env := completionRepo(t)
 	for _, tc := range []struct {
@@ -198,7 +200,7 @@ func TestFishCompletion(t *testing.T) {
 // with their descriptions, and a command name completes in place.
 func TestZshCompletion(t *testing.T) {
 	if _, err := exec.LookPath("zsh"); err != nil {
-		t.Skip("zsh is not installed (.ci/run installs Debian's)")
+		agenttest.Missing(t, "zsh is not installed (.ci/run installs Debian's)")
 	}
 	repo, _, env := completionRepo(t)
 	zdot := t.TempDir()
@@ -206,10 +208,10 @@ func TestZshCompletion(t *testing.T) {
 source <(git checkpoint completion zsh)
 PS1='zsh%% '
 `, 0o644)
-	tm := startTerminal(t, append(env, "ZDOTDIR="+zdot), repo, 100, 30, "exec zsh -i")
-	tm.waitFor("zsh%")
-	tm.keys("git rewind ", "Tab")
-	screen := tm.waitFor("k1  -- manual: before the change")
+	tm := agenttest.StartTerminal(t, append(env, "ZDOTDIR="+zdot), repo, 100, 30, "exec zsh -i")
+	tm.WaitFor("zsh%")
+	tm.Keys("git rewind ", "Tab")
+	screen := tm.WaitFor("k1  -- manual: before the change")
 	var listed []string
 	for _, l := range strings.Split(screen, "\n") {
 		if strings.Contains(l, " -- ") {
@@ -221,7 +223,7 @@ PS1='zsh%% '
 	if !slices.Equal(listed, want) {
 		t.Fatalf("git rewind <TAB> lists %q, want %q; the screen:\n%s", listed, want, screen)
 	}
-	tm.keys("C-u", "git checkpoint sh", "Tab", "Enter")
+	tm.Keys("C-u", "git checkpoint sh", "Tab", "Enter")
 	// "sh" became "show ": the command ran, and asked for its id.
-	tm.waitFor("zsh% git checkpoint show", "git-checkpoint: error: expected \"<id>\"")
+	tm.WaitFor("zsh% git checkpoint show", "git-checkpoint: error: expected \"<id>\"")
 }

@@ -31,6 +31,10 @@ import (
 // person chooses so.
 func TestEditorNeovim(t *testing.T) {
 	nvim := lookNvim(t)
+	// Neovim reads the plugin and the driver, this test does not.
+	agenttest.WatchSources(t, func(rel string) bool {
+		return strings.HasPrefix(rel, "editors/nvim/") || strings.HasPrefix(rel, "testdata/nvim/")
+	})
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 )
 
@@ -19,7 +20,7 @@ import (
 func watchmanHook(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("watchman"); err != nil {
-		t.Skip("no watchman on PATH (Debian package watchman): the fsmonitor path is not tested")
+		agenttest.Missing(t, "no watchman on PATH (Debian package watchman): the fsmonitor path is not tested")
 	}
 	out, err := exec.Command("git", "--exec-path").Output()
 	if err != nil {
@@ -27,7 +28,7 @@ func watchmanHook(t *testing.T) string {
 	}
 	hook := filepath.Join(strings.TrimSpace(string(out)), "..", "..", "share", "git-core", "templates", "hooks", "fsmonitor-watchman.sample")
 	if _, err := os.Stat(hook); err != nil {
-		t.Skipf("no fsmonitor-watchman sample hook among git's templates (%v)", err)
+		agenttest.Missing(t, "no fsmonitor-watchman sample hook among git's templates (%v)", err)
 	}
 	probe := t.TempDir()
 	if out, err := exec.Command("watchman", "watch-project", probe).CombinedOutput(); err != nil || bytes.Contains(out, []byte(`"error"`)) {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 )
 
 // TestLogCutOnTerminal runs git checkpoint log on a real terminal 60
@@ -20,10 +22,10 @@ func TestLogCutOnTerminal(t *testing.T) {
 		t.Fatalf("the log through a pipe cut the prompt:\n%s", piped.stdout)
 	}
 
-	tm := startTerminal(t, env, dir, 60, 20, "git checkpoint log\necho \"EXIT=$?\"")
-	tm.waitFor("EXIT=")
+	tm := agenttest.StartTerminal(t, env, dir, 60, 20, "git checkpoint log\necho \"EXIT=$?\"")
+	tm.WaitFor("EXIT=")
 	// Without -J, a line that wrapped would show as two.
-	screen := tm.tmux("capture-pane", "-p", "-S", "-20")
+	screen := tm.Tmux("capture-pane", "-p", "-S", "-20")
 	if !strings.Contains(screen, "EXIT=0") {
 		t.Fatalf("git checkpoint log on a terminal:\n%s", screen)
 	}
@@ -55,9 +57,9 @@ func TestLegendOnTerminal(t *testing.T) {
 		if piped := must(t, 0, dir, env, "git", "checkpoint", cmd); strings.Contains(piped.stdout, "CHANGES:") {
 			t.Errorf("git checkpoint %s through a pipe has the legend:\n%s", cmd, piped.stdout)
 		}
-		tm := startTerminal(t, env, dir, 120, 20, "git checkpoint "+cmd+"\necho \"EXIT=$?\"")
-		tm.waitFor("EXIT=")
-		screen := tm.tmux("capture-pane", "-p", "-S", "-20")
+		tm := agenttest.StartTerminal(t, env, dir, 120, 20, "git checkpoint "+cmd+"\necho \"EXIT=$?\"")
+		tm.WaitFor("EXIT=")
+		screen := tm.Tmux("capture-pane", "-p", "-S", "-20")
 		var last []string
 		for _, l := range strings.Split(screen, "\n") {
 			if l = strings.TrimRight(l, " "); l != "" {

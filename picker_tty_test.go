@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 )
 
 // pickerRepo makes a repository with three turns recorded by the Claude
@@ -51,9 +53,9 @@ func pickerRepo(t *testing.T) (dir string, env []string, starts map[string]map[s
 // to the chosen turn's start.
 func TestPickerRewindsOnTerminal(t *testing.T) {
 	dir, env, starts := pickerRepo(t)
-	term := startTerminal(t, env, dir, 80, 24, `git rewind -i; echo "EXIT=$?"`)
+	term := agenttest.StartTerminal(t, env, dir, 80, 24, `git rewind -i; echo "EXIT=$?"`)
 
-	s := term.waitFor("a rewind to t3 changes 1 path")
+	s := term.WaitFor("a rewind to t3 changes 1 path")
 	t.Logf("the picker:\n%s", s)
 	rows := regexp.MustCompile(`(?m)^(> |  )(t\d)  \d+s ago +(~\d \+\d -\d)  (.*)$`).FindAllStringSubmatch(s, -1)
 	var list []string
@@ -68,29 +70,29 @@ func TestPickerRewindsOnTerminal(t *testing.T) {
 		t.Errorf("the plan of t3 is not deleting docs.md alone:\n%s", s)
 	}
 
-	term.keys("j")
-	s = term.waitFor("> t2", "a rewind to t2 changes 2 paths")
+	term.Keys("j")
+	s = term.WaitFor("> t2", "a rewind to t2 changes 2 paths")
 	if !strings.Contains(s, "\n  modify turn         a.txt\n") || !strings.Contains(s, "\n  t3  ") {
 		t.Errorf("after j:\n%s", s)
 	}
-	term.keys("Down")
-	s = term.waitFor("> t1", "a rewind to t1 changes 3 paths")
+	term.Keys("Down")
+	s = term.WaitFor("> t1", "a rewind to t1 changes 3 paths")
 	if !strings.Contains(s, "\n  delete turn         cache.txt\n") || !strings.Contains(s, "\n  t2  ") {
 		t.Errorf("after Down:\n%s", s)
 	}
-	term.keys("Up")
-	term.waitFor("> t2", "a rewind to t2 changes 2 paths")
-	term.keys("Down")
-	term.waitFor("> t1", "a rewind to t1 changes 3 paths")
+	term.Keys("Up")
+	term.WaitFor("> t2", "a rewind to t2 changes 2 paths")
+	term.Keys("Down")
+	term.WaitFor("> t1", "a rewind to t1 changes 3 paths")
 
-	term.keys("Enter")
-	s = term.waitFor("Apply this plan? [y/N]")
+	term.Keys("Enter")
+	s = term.WaitFor("Apply this plan? [y/N]")
 	if !strings.Contains(s, "rewind to k1 (turn_start, ") || !strings.Contains(s, "3 paths: 1 modify, 2 delete") ||
 		strings.Contains(s, "j/k or arrows") {
 		t.Errorf("after Enter, not the usual plan alone:\n%s", s)
 	}
-	term.keys("y", "Enter")
-	s = term.waitFor("EXIT=")
+	term.Keys("y", "Enter")
+	s = term.WaitFor("EXIT=")
 	if !strings.Contains(s, "EXIT=0") || !strings.Contains(s, "rewound to k1") {
 		t.Fatalf("the rewind after y:\n%s", s)
 	}
@@ -108,7 +110,7 @@ func TestPickerLeavesOnTerminal(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "notes.txt"), "mine\n", 0o644)
 	tree := manifest(t, dir)
 	refs := must(t, 0, dir, env, "git", "for-each-ref", "refs/checkpoints").stdout
-	term := startTerminal(t, env, dir, 80, 24, `before=$(stty -g)
+	term := agenttest.StartTerminal(t, env, dir, 80, 24, `before=$(stty -g)
 for i in 1 2 3; do
 	git rewind -i
 	echo "EXIT$i=$?"
@@ -117,18 +119,18 @@ for i in 1 2 3; do
 done`)
 	for i, key := range []string{"q", "Escape", "C-c"} {
 		n := string(rune('1' + i))
-		term.waitFor("> t3", "a rewind to t3 changes 2 paths")
-		term.keys("j")
-		term.waitFor("> t2", "a rewind to t2 changes 3 paths", "1 path changed outside agent turns")
-		term.keys(key)
-		s := term.waitFor("TTY" + n + "=")
+		term.WaitFor("> t3", "a rewind to t3 changes 2 paths")
+		term.Keys("j")
+		term.WaitFor("> t2", "a rewind to t2 changes 3 paths", "1 path changed outside agent turns")
+		term.Keys(key)
+		s := term.WaitFor("TTY" + n + "=")
 		if !strings.Contains(s, "EXIT"+n+"=2") || !strings.Contains(s, "TTY"+n+"=same") {
 			t.Errorf("after %s:\n%s", key, s)
 		}
 		if got := strings.Count(s, "git-rewind: error: rewind aborted; nothing was changed"); got != i+1 {
 			t.Errorf("after %s the screen says %d times that nothing was changed:\n%s", key, got, s)
 		}
-		term.keys("Enter") // the next run
+		term.Keys("Enter") // the next run
 	}
 	if got := manifest(t, dir); !maps.Equal(got, tree) {
 		t.Errorf("the tree changed:\n%v\nwas\n%v", got, tree)
@@ -145,13 +147,13 @@ done`)
 func TestPickerDryRunOnTerminal(t *testing.T) {
 	dir, env, starts := pickerRepo(t)
 	tree := manifest(t, dir)
-	term := startTerminal(t, env, dir, 80, 24, `git rewind -i -n; echo "EXIT1=$?"; read next
+	term := agenttest.StartTerminal(t, env, dir, 80, 24, `git rewind -i -n; echo "EXIT1=$?"; read next
 git rewind -i -y -- a.txt; echo "EXIT2=$?"`)
-	term.waitFor("> t3", "a rewind to t3 changes 1 path")
-	term.keys("j")
-	term.waitFor("> t2", "a rewind to t2 changes 2 paths")
-	term.keys("Enter")
-	s := term.waitFor("EXIT1=")
+	term.WaitFor("> t3", "a rewind to t3 changes 1 path")
+	term.Keys("j")
+	term.WaitFor("> t2", "a rewind to t2 changes 2 paths")
+	term.Keys("Enter")
+	s := term.WaitFor("EXIT1=")
 	if !strings.Contains(s, "EXIT1=0") || !regexp.MustCompile(`(?m)^rewind to k\d+ \(.*\) plan p1-[0-9a-f]{16}$`).MatchString(s) ||
 		!strings.Contains(s, "2 paths: 1 modify, 1 delete") || strings.Contains(s, "Apply this plan?") {
 		t.Errorf("the dry run of t2:\n%s", s)
@@ -160,15 +162,15 @@ git rewind -i -y -- a.txt; echo "EXIT2=$?"`)
 		t.Errorf("the dry run changed the tree:\n%v\nwas\n%v", got, tree)
 	}
 
-	term.keys("Enter")
-	term.waitFor("> t3", "the working tree already matches t3: nothing to do")
-	term.keys("j")
-	s = term.waitFor("> t2", "a rewind to t2 changes 1 path")
+	term.Keys("Enter")
+	term.WaitFor("> t3", "the working tree already matches t3: nothing to do")
+	term.Keys("j")
+	s = term.WaitFor("> t2", "a rewind to t2 changes 1 path")
 	if !strings.Contains(s, "\n  modify turn         a.txt\n") || strings.Contains(s, "docs.md") {
 		t.Errorf("the plan of t2 for a.txt alone:\n%s", s)
 	}
-	term.keys("Enter")
-	s = term.waitFor("EXIT2=")
+	term.Keys("Enter")
+	s = term.WaitFor("EXIT2=")
 	if !strings.Contains(s, "EXIT2=0") || !strings.Contains(s, "rewound to") || strings.Contains(s, "Apply this plan?") {
 		t.Errorf("the rewind of a.txt to t2 with --yes:\n%s", s)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 )
 
 // TestPromptKeepOnTerminal answers the outside-edits prompt of a real
@@ -26,10 +28,10 @@ func TestPromptKeepOnTerminal(t *testing.T) {
 	must(t, 0, dir, env, "git", "checkpoint", "run", "--", "sh", "-c", `printf "one\ntwo\n" > crlf.txt`)
 
 	// The script reports the exit status on the screen.
-	term := startTerminal(t, env, dir, 160, 50, "git rewind t1\necho \"EXIT=$?\"")
-	term.waitFor("[k/o/A]")
-	term.keys("k", "Enter")
-	s := term.waitFor("EXIT=")
+	term := agenttest.StartTerminal(t, env, dir, 160, 50, "git rewind t1\necho \"EXIT=$?\"")
+	term.WaitFor("[k/o/A]")
+	term.Keys("k", "Enter")
+	s := term.WaitFor("EXIT=")
 	if !strings.Contains(s, "EXIT=0") || !strings.Contains(s, "rewound to k1") || strings.Contains(s, "changed since plan") {
 		t.Fatalf("the rewind after answering keep:\n%s", s)
 	}

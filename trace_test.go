@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 )
 
 // call is one system call a traced run made, in the order they ended.
@@ -73,7 +75,7 @@ func splitArgs(s string) []string {
 func traced(t *testing.T, dir string, env []string, args ...string) []call {
 	t.Helper()
 	if _, err := exec.LookPath("strace"); err != nil {
-		t.Skip("strace is not installed, so the order of system calls cannot be checked (.ci/run installs it)")
+		agenttest.Missing(t, "strace is not installed, so the order of system calls cannot be checked (.ci/run installs it)")
 	}
 	if out, err := exec.Command("strace", "-o", os.DevNull, "true").CombinedOutput(); err != nil {
 		t.Skipf("strace cannot trace here (ptrace not allowed?): %v\n%s", err, out)

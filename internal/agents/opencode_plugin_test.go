@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 )
 
 // pluginHarness drives the plugin as OpenCode does (chat.message and
@@ -37,7 +39,7 @@ console.log("resolved")
 func TestOpenCodePluginRuns(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed, so the plugin cannot be run")
+		agenttest.Missing(t, "node is not installed, so the plugin cannot be run")
 	}
 	dir := t.TempDir()
 	plugin := filepath.Join(dir, "git-checkpoint.mjs")

@@ -25,9 +25,10 @@ func Missing(t testing.TB, format string, args ...any) {
 // (git-checkpoint-mcp, git-checkpoint-scan) into a temporary directory
 // and returns it: the agents' hooks and the editors find them there
 // through PATH, as they would find an installed copy. It looks at the
-// module's Go files (WatchSources), so that a change to the binaries runs
-// the test again.
-func BuildTools(t testing.TB) string {
+// module's Go files and the files also accepts (WatchSources), so that a
+// change to the binaries, or to what the test has another program read,
+// runs the test again.
+func BuildTools(t testing.TB, also func(rel string) bool) string {
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
@@ -38,7 +39,7 @@ func BuildTools(t testing.TB) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	WatchSources(t, nil)
+	WatchSources(t, also)
 	return dir
 }
 

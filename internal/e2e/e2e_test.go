@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
@@ -9,7 +10,10 @@ import (
 // TestAgents builds the binaries once and plays each agent's story, one
 // agent at a time: the agents are heavy programs and the machine small.
 func TestAgents(t *testing.T) {
-	tools := agenttest.BuildTools(t)
+	// The plugins' files are read by the agents, not by this test.
+	tools := agenttest.BuildTools(t, func(rel string) bool {
+		return strings.HasPrefix(rel, "plugins/") || strings.HasPrefix(rel, ".claude-plugin/")
+	})
 	t.Run("claude", func(t *testing.T) { claudeStory(t, tools) })
 	t.Run("claude-foreground-subagent", func(t *testing.T) { claudeForegroundStory(t, tools) })
 	t.Run("claude-failing-hooks", func(t *testing.T) { claudeFailingStory(t, tools) })

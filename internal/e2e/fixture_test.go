@@ -98,6 +98,31 @@ func (f *fixture) turnOneDone() {
 	}
 }
 
+// rewindsBare checks that a bare `git rewind --yes` after a second turn
+// that wrote second.txt undoes that turn, leaving the tree want.
+func (f *fixture) rewindsBare(want map[string]string) {
+	f.t.Helper()
+	res := f.exits(0, "git", "rewind", "--yes")
+	if !strings.HasPrefix(res.stdout, "rewound to k") || !strings.Contains(res.stdout, "  delete agent        second.txt\n") {
+		f.t.Errorf("git rewind --yes:\n%s", res.stdout)
+	}
+	f.sameTree("after git rewind --yes", want)
+}
+
+// rewindsTurnOne checks that `git rewind t1 --yes` undoes the first turn
+// (turnOneDone): the edit tool's file is the agent's, shellEdit's
+// changes the turn's, and the tree is want again.
+func (f *fixture) rewindsTurnOne(want map[string]string) {
+	f.t.Helper()
+	res := f.exits(0, "git", "rewind", "t1", "--yes")
+	for _, line := range []string{"  delete agent        written.txt\n", "  delete turn         new.txt\n", "  create turn         gone.txt\n"} {
+		if !strings.Contains(res.stdout, line) {
+			f.t.Errorf("git rewind t1 lacks %q:\n%s", line, res.stdout)
+		}
+	}
+	f.sameTree("after git rewind t1", want)
+}
+
 // result is what one of the person's commands printed and its exit status.
 type result struct {
 	stdout, stderr string

@@ -98,18 +98,8 @@ func piStory(t *testing.T, tools string) {
 
 	// a bare rewind undoes the fork's turn, then t1 undoes the first; the
 	// extension stays
-	res = f.exits(0, "git", "rewind", "--yes")
-	if !strings.HasPrefix(res.stdout, "rewound to k") || !strings.Contains(res.stdout, "  delete agent        second.txt\n") {
-		t.Errorf("git rewind --yes:\n%s", res.stdout)
-	}
-	f.sameTree("after git rewind --yes", afterTurn1)
-	res = f.exits(0, "git", "rewind", "t1", "--yes")
-	for _, line := range []string{"  delete agent        written.txt\n", "  delete turn         new.txt\n", "  create turn         gone.txt\n"} {
-		if !strings.Contains(res.stdout, line) {
-			t.Errorf("git rewind t1 lacks %q:\n%s", line, res.stdout)
-		}
-	}
-	f.sameTree("after git rewind t1", installed)
+	f.rewindsBare(afterTurn1)
+	f.rewindsTurnOne(installed)
 
 	res = f.exits(0, "git", "checkpoint", "uninstall", "pi")
 	wantOutput(t, res, "removed   .pi/extensions/git-checkpoint.ts\n", "")

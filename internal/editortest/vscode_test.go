@@ -53,8 +53,7 @@ func TestEditorVSCode(t *testing.T) {
 		agenttest.Missing(t, "editortest: Debian's chromium is not installed, so code-server cannot be driven in a browser\nhint: apt-get install chromium (.ci/run does)")
 	}
 	node := agenttest.NodePath(t)
-	bin := agenttest.BuildTools(t)
-	agenttest.WatchSources(t, func(rel string) bool { return strings.HasPrefix(rel, "editors/") })
+	bin := agenttest.BuildTools(t, func(rel string) bool { return strings.HasPrefix(rel, "editors/") })
 
 	vsix := filepath.Join(t.TempDir(), "git-checkpoint.vsix")
 	run(t, nil, append(os.Environ(), "PATH="+node+string(os.PathListSeparator)+os.Getenv("PATH"), "TOOLS="+filepath.Join(prefix, "node_modules")),

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/agenttest"
 )
 
 // TestFsmonitorQuery checks that the hook's answer is passed on only when
@@ -195,7 +197,7 @@ func TestFsmonitorQueryAsksWatchman(t *testing.T) {
 func watchedTree(t *testing.T) (dir, clock string) {
 	t.Helper()
 	if _, err := exec.LookPath("watchman"); err != nil {
-		t.Skip("no watchman on PATH (Debian package watchman): asking it directly is not tested")
+		agenttest.Missing(t, "no watchman on PATH (Debian package watchman): asking it directly is not tested")
 	}
 	dir = t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {

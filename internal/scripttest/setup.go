@@ -55,9 +55,12 @@ func Setup(env *testscript.Env) error {
 // when the suite runs with captures asking a file system monitor
 // (gittest.FsmonitorVar), whose scan is one git status at any size;
 // [root] when the tests run as root, who alone can give a directory to
-// another user (chown), as a repository git refuses for its owner is.
+// another user (chown), as a repository git refuses for its owner is;
+// [ci] in CI (CI=true), where a program .ci/run installs must be there.
 func Condition(cond string) (bool, error) {
 	switch cond {
+	case "ci":
+		return os.Getenv("CI") == "true", nil
 	case "fsmonitor":
 		return len(gittest.Fsmonitor()) > 0, nil
 	case "root":
