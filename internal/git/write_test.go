@@ -3,9 +3,11 @@ package git
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
@@ -66,5 +68,54 @@ func TestLocalURL(t *testing.T) {
 		if got := localURL(u); got != want {
 			t.Errorf("localURL(%q) = %v, want %v", u, got, want)
 		}
+	}
+}
+
+// TestWritePackBothWays: WritePack stores its objects whether the runner
+// knows the object directory (the pack and its index written here) or
+// not (git index-pack names them), and the same objects either way; and
+// WriteLoose stores them loose. git then reads each, and fsck finds the
+// repository whole.
+func TestWritePackBothWays(t *testing.T) {
+	ctx := context.Background()
+	for _, way := range []string{"here", "index-pack", "loose"} {
+		t.Run(way, func(t *testing.T) {
+			r, dir := newRepo(t)
+			var objs []Object
+			for i := range 3 {
+				body := []byte(fmt.Sprintf("object %d written %s\n", i, way))
+				objs = append(objs, Object{ID: gitformat.ID("blob", body, 40), Type: "blob", Body: body})
+			}
+			var trace strings.Builder
+			r.Trace = &trace
+			var err error
+			switch way {
+			case "here":
+				r.Objects = filepath.Join(dir, ".git", "objects")
+				err = r.WritePack(ctx, objs, false)
+			case "index-pack":
+				err = r.WritePack(ctx, objs, false)
+			case "loose":
+				err = r.WriteLoose(ctx, objs, false)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ran := strings.Contains(trace.String(), "git index-pack"); ran != (way == "index-pack") {
+				t.Errorf("stored %s, git index-pack ran: %v\n%s", way, ran, trace.String())
+			}
+			r.Trace = nil
+			for _, o := range objs {
+				if got := run(t, r, "cat-file", "blob", o.ID); got+"\n" != string(o.Body) {
+					t.Errorf("%s: git reads %q, want %q", o.ID, got, o.Body)
+				}
+			}
+			counts := run(t, r, "count-objects", "-v")
+			inPack := strings.Contains(counts, "in-pack: 3\n")
+			if inPack != (way != "loose") {
+				t.Errorf("stored %s, count-objects says:\n%s", way, counts)
+			}
+			run(t, r, "fsck", "--strict")
+		})
 	}
 }
