@@ -24,29 +24,28 @@ type Hooked struct {
 // Hooks lists the files holding git-checkpoint's hooks that the agents
 // run in the tree env.Top and in the user's scope, settings files first.
 func Hooks(env Env) []Hooked {
-	var out []Hooked
+	var tree, user []Hooked
 	seen := map[string]bool{}
-	for _, user := range []bool{false, true} { // the tree's first
-		if !user && env.Top == "" {
-			continue
-		}
-		for _, a := range registry {
-			for _, f := range hookFiles(a) {
-				for _, scope := range a.Scopes {
-					if (scope == ScopeUser) != user {
-						continue
-					}
-					p := f.hooksAt(scope, env)
-					// Not absolute: the user's scope without HOME, no
-					// file of the user's (placed).
-					if !seen[p] && filepath.IsAbs(p) && HoldsHooksFile(p) {
-						seen[p] = true
-						out = append(out, Hooked{Agent: a.Name, Path: p, Scope: scope})
-					}
+	for _, a := range registry {
+		for _, f := range hookFiles(a) {
+			for _, scope := range a.Scopes {
+				p := f.hooksAt(scope, env)
+				// Not absolute: a scope of the tree outside one, or the
+				// user's without HOME; no file of the person's (placed).
+				if seen[p] || !filepath.IsAbs(p) || !HoldsHooksFile(p) {
+					continue
+				}
+				seen[p] = true
+				h := Hooked{Agent: a.Name, Path: p, Scope: scope}
+				if scope == ScopeUser {
+					user = append(user, h)
+				} else {
+					tree = append(tree, h)
 				}
 			}
 		}
 	}
+	out := append(tree, user...) // the tree's first
 	for _, p := range claudePlugins(env) {
 		out = append(out, Hooked{Agent: "claude", Path: p, Package: true})
 	}
