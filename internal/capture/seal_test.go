@@ -26,12 +26,8 @@ func TestSealedCommit(t *testing.T) {
 		sealed      bool
 	}{{"right", "before rewind to k1", true}, {"wrong", "before rewind to k0", false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, j := testRepo(t, map[string]string{"a/1.txt": "1\n", "b/2.txt": "2\n"})
-			ticking(c)
+			c, j, trace := sealRepo(t)
 			ctx := context.Background()
-			c.Git.Aside, c.Git.Trees = git.NewAside(), git.NewTrees()
-			var trace bytes.Buffer
-			c.Git.Trace = &git.LockedWriter{W: &trace}
 			write(t, filepath.Join(c.Repo.Top, "a/1.txt"), "one\n")
 			opts := Options{Reason: store.ReasonPreRewind, NoDedup: true, Label: "before rewind to k1"}
 			c.WriteAside = true
@@ -165,12 +161,8 @@ func TestSealNext(t *testing.T) {
 		taken       bool
 	}{{"right", "after rewind to k1", true}, {"wrong", "after rewind to k0", false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, j := testRepo(t, map[string]string{"a/1.txt": "1\n", "b/2.txt": "2\n"})
-			ticking(c)
+			c, j, trace := sealRepo(t)
 			ctx := context.Background()
-			c.Git.Aside, c.Git.Trees = git.NewAside(), git.NewTrees()
-			var trace bytes.Buffer
-			c.Git.Trace = &git.LockedWriter{W: &trace}
 			target := j.Latest().Tree
 			write(t, filepath.Join(c.Repo.Top, "a/1.txt"), "one\n")
 			safety := Options{Reason: store.ReasonPreRewind, NoDedup: true, Label: "before rewind to k1"}
@@ -227,4 +219,17 @@ func TestSealNext(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sealRepo is a repository of two files with one checkpoint, whose
+// capturer writes aside and holds its trees, as a rewind's does, on a
+// ticking clock, and traces its git processes.
+func sealRepo(t *testing.T) (*Capturer, *store.Journal, *bytes.Buffer) {
+	t.Helper()
+	c, j := testRepo(t, map[string]string{"a/1.txt": "1\n", "b/2.txt": "2\n"})
+	ticking(c)
+	c.Git.Aside, c.Git.Trees = git.NewAside(), git.NewTrees()
+	trace := &bytes.Buffer{}
+	c.Git.Trace = &git.LockedWriter{W: trace}
+	return c, j, trace
 }
