@@ -38,7 +38,7 @@ func TestDroppedStaysBounded(t *testing.T) {
 			t.Fatalf("capture %d: %d paths dropped, want the newest %d", round, n, maxDropped)
 		}
 	}
-	if n := strings.Count(trace.String(), "trace: git ls-files -z -s -v"); n != 0 {
+	if n := strings.Count(trace.String(), "trace: seed: the private index copied"); n != 0 {
 		t.Errorf("%d captures seeded the private index, want none:\n%s", n, trace.String())
 	}
 }

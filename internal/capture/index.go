@@ -13,10 +13,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/fault"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
+	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/statcheck"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
 )
@@ -225,24 +227,27 @@ func (c *Capturer) needsSeed(st *indexState) bool {
 // by its own scans, so they need nothing from the real index's.
 func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded bool, err error) {
 	priv := c.PrivateIndex()
-	fresh := indexState{
-		Real:    fingerprint(c.Repo.Index),
-		Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),
-		Raw:     st.Raw, // checked against the files on every capture
-		RawTree: st.RawTree,
-	}
-	copied := priv + ".seed"
-	if err := copyKeepMtime(c.Repo.Index, copied); errors.Is(err, fs.ErrNotExist) {
+	start := time.Now()
+	data, fi, err := readIndex(c.Repo.Index)
+	if errors.Is(err, fs.ErrNotExist) {
 		// Unborn repository with nothing staged: start empty, and never
 		// create a real index.
-		*st = fresh
+		*st = indexState{Real: "none", Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),
+			Raw: st.Raw, RawTree: st.RawTree}
 		os.Remove(priv)
 		return true, nil
 	} else if err != nil {
 		return false, err
 	}
+	fresh := indexState{
+		Real:    fingerprintOf(fi), // of the bytes read, whatever replaced the file since
+		Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),
+		Raw:     st.Raw, // checked against the files on every capture
+		RawTree: st.RawTree,
+	}
+	copied := priv + ".seed"
 	defer os.Remove(copied)
-	out, err := c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "-s", "-v"}, Index: copied})
+	out, written, err := c.stagedList(ctx, data, fi.ModTime(), copied)
 	if err != nil {
 		return false, err
 	}
@@ -250,7 +255,14 @@ func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded
 	fresh.Entries = hex.EncodeToString(sum[:16])
 	if _, serr := os.Stat(priv); !force && serr == nil && st.Entries != "" && fresh.Entries == st.Entries && fresh.Exclude == st.Exclude {
 		st.Real = fresh.Real
+		c.Git.Tracef("seed: the real index's entries are the last seeding's, %.1f ms", msSince(start))
 		return false, nil
+	}
+	c.Git.Tracef("seed: the private index copied from the real one (its entries read in %.1f ms)", msSince(start))
+	if !written {
+		if err := writeKeepMtime(copied, data, fi.ModTime()); err != nil {
+			return false, err
+		}
 	}
 	if err := c.forget(st); err != nil {
 		return false, err
@@ -317,22 +329,58 @@ func (c *Capturer) dropMonitorState(ctx context.Context, index string) error {
 	return err
 }
 
-func copyKeepMtime(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
+// stagedList is the real index's entries as `git ls-files -z --stage -v`
+// lists them (gitformat.StagedList), data being the index's bytes: read
+// here, with the object format HEAD's id shows, or else by git from a
+// copy of data written at copied (written), where HEAD is unborn or the
+// index is one gitformat does not read (split, sparse). Both give the
+// same bytes, so the digest of the last seeding holds either way.
+func (c *Capturer) stagedList(ctx context.Context, data []byte, mtime time.Time, copied string) (out []byte, written bool, err error) {
+	if n := len(c.Repo.Head); n > 0 {
+		if out, err := gitformat.StagedList(data, n/2); err == nil {
+			return out, false, nil
+		}
 	}
-	defer in.Close()
-	fi, err := in.Stat()
-	if err != nil {
-		return err
+	if err := writeKeepMtime(copied, data, mtime); err != nil {
+		return nil, false, err
 	}
+	out, err = c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "--stage", "-v"}, Index: copied})
+	return out, true, err
+}
+
+// msSince is the time since start in milliseconds, for the trace.
+func msSince(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
+
+// readIndex reads the index file at path whole, with its stat data from
+// the open file: git replaces an index by renaming a new one over it, so
+// the bytes and the stat data are those of one version.
+func readIndex(path string) ([]byte, os.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, nil, err
+	}
+	return data, fi, nil
+}
+
+// writeKeepMtime writes an index's data to dst with the modification time
+// mtime, the original's, so that git's racy-clean check of the copy
+// stays the one of the original.
+func writeKeepMtime(dst string, data []byte, mtime time.Time) error {
 	tmp := dst + ".tmp"
 	out, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
+	if _, err := out.Write(data); err != nil {
 		out.Close()
 		return err
 	}
@@ -346,7 +394,7 @@ func copyKeepMtime(src, dst string) error {
 	if err := out.Close(); err != nil {
 		return err
 	}
-	if err := os.Chtimes(tmp, fi.ModTime(), fi.ModTime()); err != nil {
+	if err := os.Chtimes(tmp, mtime, mtime); err != nil {
 		return err
 	}
 	return os.Rename(tmp, dst)

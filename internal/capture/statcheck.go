@@ -66,7 +66,7 @@ func (c *Capturer) treeMatches(st *indexState) bool {
 	if why != "" {
 		answer = "a scan is needed: " + why
 	}
-	c.Git.Tracef("stat check: %s, %.1f ms", answer, float64(time.Since(start).Microseconds())/1000)
+	c.Git.Tracef("stat check: %s, %.1f ms", answer, msSince(start))
 	return why == ""
 }
 

@@ -328,6 +328,16 @@ func addedAfresh(t *testing.T, c *Capturer) string {
 	return tree
 }
 
+// copyKeepMtime copies the index src to dst as a seed does, its
+// modification time kept.
+func copyKeepMtime(src, dst string) error {
+	data, fi, err := readIndex(src)
+	if err != nil {
+		return err
+	}
+	return writeKeepMtime(dst, data, fi.ModTime())
+}
+
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil

@@ -6,9 +6,9 @@ package gitformat
 //
 // git writes every index this program uses; nothing here writes one. A
 // reader of its own lets a capture compare a small tree's files with the
-// stat data git keeps without starting git (the stat check), and the
-// format is one git documents and keeps: versions 2 to 4
-// (gitformat-index(5)). Anything this reader does not know (another
+// stat data git keeps without starting git (the stat check), and see
+// whether the real index's entries changed (StagedList); the format is
+// one git documents and keeps: versions 2 to 4 (gitformat-index(5)). Anything this reader does not know (another
 // version, a split index, a sparse directory entry) is an error, and the
 // caller then asks git.
 
@@ -37,6 +37,8 @@ type IndexEntry struct {
 	// stat data again from there.
 	Offset int
 	Path   []byte
+	// ID is the entry's object id, raw; it aliases the index's bytes.
+	ID []byte
 	// Stage is the merge stage: 0 for a path without a conflict.
 	Stage int
 	// AssumeValid, SkipWorktree and IntentToAdd are the entry's flags:
@@ -84,6 +86,7 @@ func ParseIndex(b []byte, hashSize int, fn func(*IndexEntry) bool) error {
 			return fmt.Errorf("%w: entry %d is cut short", errFormat, i)
 		}
 		e.Stat, e.Offset = StatAt(b, off), off
+		e.ID = b[off+statSize : off+statSize+hashSize]
 		flags := binary.BigEndian.Uint16(b[fixed-2:])
 		p := fixed
 		var ext uint16

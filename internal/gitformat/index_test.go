@@ -174,6 +174,7 @@ func FuzzParseIndex(f *testing.F) {
 				_ = StatAt(b, e.Offset)
 				return true
 			})
+			StagedList(b, hashSize)
 		}
 		IndexLen(b)
 	})
