@@ -3,10 +3,13 @@ package checkpoint_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -59,23 +62,32 @@ func TestFsmonitorCapture(t *testing.T) {
 	must(t, 0, dir, env, "git", "config", "checkpoint.fsmonitor", "true")
 	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
 
-	capture := func(want string) {
+	// how is what the capture must have done: "quiet" (asked the monitor
+	// alone), "named" (the paths the monitor named brought up to date in
+	// the last tree, no scan), "scan".
+	capture := func(want, how string) {
 		t.Helper()
 		r := must(t, 0, dir, append(env, "GIT_CHECKPOINT_TRACE=1"), "git", "checkpoint")
 		if !strings.Contains(r.stdout, want) {
 			t.Fatalf("git checkpoint printed %q, want %q\n%s", r.stdout, want, r.stderr)
 		}
-		scanned := strings.Contains(r.stderr, "trace: git status --porcelain=v2 -z --untracked-files=all")
-		if quiet := strings.Contains(want, "reused"); scanned == quiet {
-			t.Fatalf("a capture that printed %q scanned: %v, want %v:\n%s", want, scanned, !quiet, r.stderr)
+		did := "quiet"
+		if strings.Contains(r.stderr, "named since the last scan, brought up to date without a scan") {
+			did = "named"
+		}
+		if strings.Contains(r.stderr, "trace: git status --porcelain=v2 -z --untracked-files=all") {
+			did = "scan"
+		}
+		if did != how {
+			t.Fatalf("a capture that printed %q did %s, want %s:\n%s", want, did, how, r.stderr)
 		}
 	}
-	capture("k1 ")
+	must(t, 0, dir, env, "git", "checkpoint")
 	// The first capture's scan took the first token; the second scans
 	// once more (git's first query through the private index answers
 	// "everything"), and from then on an unchanged tree needs no scan.
 	must(t, 0, dir, env, "git", "checkpoint")
-	capture("(reused")
+	capture("(reused", "quiet")
 	index, err := os.ReadFile(filepath.Join(dir, ".git", "checkpoints", "index"))
 	if err != nil {
 		t.Fatal(err)
@@ -84,14 +96,29 @@ func TestFsmonitorCapture(t *testing.T) {
 		t.Fatalf("the private index holds no watchman token")
 	}
 	writeFile(t, filepath.Join(dir, "sub/b.txt"), "b changed\n", 0o644)
-	capture("k2 ~1 +0 -0")
+	capture("k2 ~1 +0 -0", "named")
 	writeFile(t, filepath.Join(dir, "sub/new.txt"), "new\n", 0o644)
+	capture("k3 ~0 +1 -0", "named")
+	// A new directory is walked: the monitor may not name all it holds.
 	writeFile(t, filepath.Join(dir, "fresh/dir/n.txt"), "n\n", 0o644)
-	capture("k3 ~0 +2 -0")
+	capture("k4 ~0 +1 -0", "scan")
 	os.Remove(filepath.Join(dir, "sub/c.txt"))
-	capture("k4 ~0 +0 -1")
-	capture("(reused")
-	capture("(reused")
+	capture("k5 ~0 +0 -1", "named")
+	capture("(reused", "quiet")
+	// The real index rewritten with the same entries, as by any git
+	// status: read, it changes nothing the monitor answers.
+	real := filepath.Join(dir, ".git", "index")
+	b, err := os.ReadFile(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(real)
+	writeFile(t, real, string(b), 0o644)
+	capture("(reused", "quiet")
+	os.Remove(filepath.Join(dir, "sub/new.txt"))
+	writeFile(t, filepath.Join(dir, "sub/new.txt"), "again\n", 0o644)
+	capture("k6 ~1 +0 -0", "named")
+	capture("(reused", "quiet")
 
 	// A capture without the monitor finds nothing the monitored ones missed.
 	off := must(t, 0, dir, append(env, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=checkpoint.fsmonitor", "GIT_CONFIG_VALUE_0=false"), "git", "checkpoint")
@@ -249,4 +276,104 @@ func TestFsmonitorSeedChecksEveryFile(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(dir, "run.sh")); err != nil || fi.Mode().Perm()&0o100 == 0 {
 		t.Fatalf("the rewind to k1 left run.sh %v (%v), want it executable", fi.Mode(), err)
 	}
+}
+
+// TestFsmonitorNamedMatchesScan changes a watched tree at random, a few
+// paths at a time (files written, made executable, replaced by symlinks,
+// deleted, ignored ones, an ignore rule, new directories, rewinds), and after each
+// round compares the checkpoint a monitored capture took with the tree
+// `git add -A` makes of the same files through a copy of the real index:
+// the paths the monitor names, brought up to date in the last tree, must
+// be the whole change. Most rounds must take that way, not scan.
+func TestFsmonitorNamedMatchesScan(t *testing.T) {
+	for seed := int64(1); seed <= 3; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) { namedMatchesScan(t, seed) })
+	}
+}
+
+func namedMatchesScan(t *testing.T, seed int64) {
+	hook := watchmanHook(t)
+	env := gitEnv(t)
+	dir := t.TempDir()
+	for _, p := range []string{"a.txt", "src/b.go", "src/lib/c.go", "docs/d.md", "x/y/z.txt"} {
+		writeFile(t, filepath.Join(dir, p), p+"\n", 0o644)
+	}
+	writeFile(t, filepath.Join(dir, ".gitignore"), "*.log\n", 0o644)
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	must(t, 0, dir, env, "git", "add", ".")
+	must(t, 0, dir, env, "git", "commit", "-qm", "start")
+	must(t, 0, dir, env, "git", "config", "core.fsmonitor", hook)
+	must(t, 0, dir, env, "git", "config", "checkpoint.fsmonitor", "true")
+	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
+	must(t, 0, dir, env, "git", "checkpoint")
+	must(t, 0, dir, env, "git", "checkpoint")
+
+	names := []string{"a.txt", "n.txt", "src/b.go", "src/new.go", "src/lib/c.go", "src/lib/run.sh",
+		"docs/d.md", "docs/e.log", "x/y/z.txt", "x/y/w.txt", "src/fresh/f.txt", "docs/g.txt"}
+	r := rand.New(rand.NewSource(seed))
+	named, rounds := 0, 40
+	for round := 0; round < rounds; round++ {
+		var did []string
+		for k := 0; k < 1+r.Intn(3); k++ {
+			p := names[r.Intn(len(names))]
+			abs := filepath.Join(dir, p)
+			switch op := r.Intn(11); {
+			case op < 5:
+				os.Remove(abs) // a symlink is replaced, not written through
+				writeFile(t, abs, fmt.Sprintf("%s %d\n", p, round), 0o644)
+				did = append(did, "write "+p)
+			case op < 6:
+				os.Remove(abs)
+				writeFile(t, abs, "#!/bin/sh\n", 0o755)
+				did = append(did, "exec "+p)
+			case op < 7:
+				os.Remove(abs)
+				os.MkdirAll(filepath.Dir(abs), 0o755)
+				if err := os.Symlink("a.txt", abs); err != nil {
+					t.Fatal(err)
+				}
+				did = append(did, "symlink "+p)
+			case op < 9:
+				os.Remove(abs)
+				did = append(did, "remove "+p)
+			case op < 10:
+				writeFile(t, filepath.Join(dir, ".gitignore"), []string{"*.log\n", "*.log\n*.sh\n"}[r.Intn(2)], 0o644)
+				did = append(did, "ignore rules")
+			default:
+				k := fmt.Sprintf("k%d", 1+r.Intn(round+1))
+				run(t, dir, env, "git", "rewind", k, "--yes", "--force")
+				did = append(did, "rewind to "+k)
+			}
+		}
+		res := must(t, 0, dir, append(env, "GIT_CHECKPOINT_TRACE=1"), "git", "checkpoint")
+		if strings.Contains(res.stderr, "brought up to date without a scan") {
+			named++
+		}
+		index := filepath.Join(t.TempDir(), "index")
+		real, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, index, string(real), 0o644)
+		scanEnv := append(env, "GIT_INDEX_FILE="+index)
+		must(t, 0, dir, scanEnv, "git", "-c", "core.fsmonitor=false", "add", "-A")
+		want := strings.TrimSpace(must(t, 0, dir, scanEnv, "git", "write-tree").stdout)
+		refs := strings.Fields(must(t, 0, dir, env, "git", "for-each-ref", "--format=%(refname)", "refs/checkpoints/main/").stdout)
+		newest := slices.MaxFunc(refs, func(a, b string) int { return numbered(a) - numbered(b) })
+		got := strings.TrimSpace(must(t, 0, dir, env, "git", "rev-parse", newest+"^{tree}").stdout)
+		if got != want {
+			t.Fatalf("round %d (%s): the checkpoint's tree %s, git add -A's %s\n%s\n%s", round, strings.Join(did, ", "), got, want,
+				must(t, 0, dir, env, "git", "diff-tree", "-r", "--name-status", got, want).stdout, res.stderr)
+		}
+	}
+	t.Logf("%d of %d rounds took the monitor's named paths", named, rounds)
+	if named < rounds/2 {
+		t.Errorf("%d of %d rounds took the monitor's named paths; most should", named, rounds)
+	}
+}
+
+// numbered is the number a checkpoint's ref ends in.
+func numbered(ref string) int {
+	n, _ := strconv.Atoi(ref[strings.LastIndexByte(ref, '/')+1:])
+	return n
 }

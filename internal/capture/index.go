@@ -251,8 +251,7 @@ func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded
 	if err != nil {
 		return false, err
 	}
-	sum := sha256.Sum256(out)
-	fresh.Entries = hex.EncodeToString(sum[:16])
+	fresh.Entries = entriesDigest(out)
 	if _, serr := os.Stat(priv); !force && serr == nil && st.Entries != "" && fresh.Entries == st.Entries && fresh.Exclude == st.Exclude {
 		st.Real = fresh.Real
 		c.Git.Tracef("seed: the real index's entries are the last seeding's, %.1f ms", msSince(start))
@@ -327,6 +326,40 @@ func (c *Capturer) dropMonitorState(ctx context.Context, index string) error {
 	}
 	_, err = c.Git.Run(ctx, git.Cmd{Args: []string{"update-index", "--no-fsmonitor", "--no-untracked-cache"}, Index: index})
 	return err
+}
+
+// entriesDigest is the digest of an index's entries as stagedList
+// lists them, which the state keeps (indexState.Entries).
+func entriesDigest(list []byte) string {
+	sum := sha256.Sum256(list)
+	return hex.EncodeToString(sum[:16])
+}
+
+// sameEntries reports whether a re-seed that needsSeed asks for would
+// keep the private index: only the real index changed, and its entries,
+// read here (never by git: this is asked before a capture that may start
+// none), are those of the last seeding. It then notes the real index's
+// new fingerprint in st.
+func (c *Capturer) sameEntries(st *indexState) bool {
+	if st.Entries == "" || len(c.Repo.Head) == 0 ||
+		st.Exclude != fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")) {
+		return false
+	}
+	if _, err := os.Stat(c.PrivateIndex()); err != nil {
+		return false
+	}
+	start := time.Now()
+	data, fi, err := readIndex(c.Repo.Index)
+	if err != nil {
+		return false
+	}
+	list, err := gitformat.StagedList(data, len(c.Repo.Head)/2)
+	if err != nil || entriesDigest(list) != st.Entries {
+		return false
+	}
+	st.Real = fingerprintOf(fi)
+	c.Git.Tracef("seed: the real index's entries are the last seeding's, %.1f ms", msSince(start))
+	return true
 }
 
 // stagedList is the real index's entries as `git ls-files -z --stage -v`

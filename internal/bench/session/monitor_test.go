@@ -13,6 +13,9 @@ import (
 type monitor struct {
 	dir  string // the tree's top
 	hook string // core.fsmonitor: bench.WatchmanHook
+	// env is what the agent's hooks need to ask the watchman that
+	// watches the tree (bench.Watch), set while it does.
+	env []string
 }
 
 // newMonitor returns the monitor of the tree at dir, or nil and why it
@@ -33,10 +36,11 @@ func (m *monitor) watch(git func(...string) ([]byte, error)) (stop func(), err e
 	if m == nil {
 		return nil, fmt.Errorf("watchman cannot run here")
 	}
-	unwatch, err := bench.Watch(m.dir)
+	unwatch, sock, err := bench.Watch(m.dir)
 	if err != nil {
 		return nil, err
 	}
+	m.env = []string{"WATCHMAN_SOCK=" + sock}
 	keys := [][2]string{{"core.fsmonitor", m.hook}, {"checkpoint.fsmonitor", "true"}}
 	stop = func() {
 		for _, kv := range keys {

@@ -123,14 +123,17 @@ func (b *bed) session(round int, a arm, traceDir string) (sessionRun, error) {
 		case <-done:
 		}
 	}()
-	trace := "GIT_CHECKPOINT_TRACE="
+	env := append(agenttest.GitEnv(), "PATH="+b.o.bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_CHECKPOINT_TRACE=")
 	if traceDir != "" {
-		trace += "1"
+		env[len(env)-1] += "1"
+	}
+	if a == watched {
+		env = append(env, b.monitor.env...)
 	}
 	res := agenttest.RunClaude(t, agenttest.Run{
 		Dir: dir, URL: srv.URL, Stdin: in, Output: &resultWatch{results: results},
 		Args:    []string{"--input-format", "stream-json"},
-		Env:     append(agenttest.GitEnv(), "PATH="+b.o.bin+string(os.PathListSeparator)+os.Getenv("PATH"), trace),
+		Env:     env,
 		Timeout: time.Duration(b.o.turns) * 2 * time.Minute,
 	})
 	close(done)

@@ -27,6 +27,7 @@ var (
 	latencyFlag = flag.String("session.latency", "2s,5s", "a real model's time per reply, for the share it would be with one")
 	cacheFlag   = flag.String("session.cache", "", "where the trees are kept (default: make bench's, in the user cache directory)")
 	binFlag     = flag.String("session.bin", "", "directory of the git-checkpoint to measure (default: this test binary)")
+	tracesFlag  = flag.String("session.traces", "", "keep the traced sessions' hook traces here, a directory per size and arm (default: removed)")
 )
 
 // goalSize and goalShare are the goal: the hooks add under 5% to
@@ -55,6 +56,7 @@ type options struct {
 	latencies []time.Duration
 	cache     string
 	bin       string
+	traces    string // where the traces are kept, "" for nowhere
 }
 
 // TestSession runs the session benchmark: by default its quick mode (one
@@ -99,7 +101,7 @@ func TestSession(t *testing.T) {
 }
 
 func readOptions(t *testing.T) (*options, error) {
-	o := &options{quick: !*fullFlag, rounds: *roundsFlag, turns: *turnsFlag, calls: *callsFlag, cache: *cacheFlag, bin: *binFlag}
+	o := &options{quick: !*fullFlag, rounds: *roundsFlag, turns: *turnsFlag, calls: *callsFlag, cache: *cacheFlag, bin: *binFlag, traces: *tracesFlag}
 	sizes := *sizesFlag
 	if o.quick {
 		sizes, o.rounds, o.turns, o.calls, o.cache = "1000", 1, 2, 14, t.TempDir()
@@ -191,6 +193,12 @@ func measure(t *testing.T, o *options, n int, w io.Writer) error {
 			continue
 		}
 		traceDir := t.TempDir()
+		if o.traces != "" {
+			traceDir = filepath.Join(o.traces, fmt.Sprintf("%d-%s", n, strings.ReplaceAll(a.String(), " ", "-")))
+			if err := os.MkdirAll(traceDir, 0o755); err != nil {
+				return err
+			}
+		}
 		if _, err := b.session(o.rounds+1, a, traceDir); err != nil {
 			return fmt.Errorf("the traced session %s: %w", a, err)
 		}
