@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -28,28 +27,12 @@ func WatchmanHook(dir string) (string, error) {
 // Watch has watchman watch the tree at dir until unwatch: only while a
 // monitored case or session runs, since watchman takes CPU for every file
 // any write touches, which on two cores made the other cases slower and
-// noisier. sock is the watching server's socket: a process whose TMPDIR
-// differs (an agent run apart) finds that server through WATCHMAN_SOCK
-// set to it, where a person's agent, run in their environment, finds it
-// by itself; else its hooks start a watchman of their own, which answers
-// the first question with "everything".
-func Watch(dir string) (unwatch func(), sock string, err error) {
+// noisier.
+func Watch(dir string) (unwatch func(), err error) {
 	if out, err := exec.Command("watchman", "watch-project", dir).CombinedOutput(); err != nil || bytes.Contains(out, []byte(`"error"`)) {
-		return nil, "", fmt.Errorf("watchman cannot watch the tree: %v %s", err, bytes.TrimSpace(out))
+		return nil, fmt.Errorf("watchman cannot watch the tree: %v %s", err, bytes.TrimSpace(out))
 	}
-	unwatch = func() { exec.Command("watchman", "watch-del", dir).Run() }
-	out, err := exec.Command("watchman", "get-sockname").Output()
-	var res struct {
-		Sockname string `json:"sockname"`
-	}
-	if err == nil {
-		err = json.Unmarshal(out, &res)
-	}
-	if err != nil || res.Sockname == "" {
-		unwatch()
-		return nil, "", fmt.Errorf("watchman names no socket: %v %s", err, bytes.TrimSpace(out))
-	}
-	return unwatch, res.Sockname, nil
+	return func() { exec.Command("watchman", "watch-del", dir).Run() }, nil
 }
 
 // fsmonitorCases is the capture of an unchanged tree with
@@ -64,7 +47,7 @@ func Watch(dir string) (unwatch func(), sock string, err error) {
 func (b *bed) fsmonitorCases() (cases []benchCase, unwatch func()) {
 	hook, err := WatchmanHook(b.fx.dir)
 	if err == nil {
-		unwatch, _, err = Watch(b.fx.dir)
+		unwatch, err = Watch(b.fx.dir)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bench: skipping the fsmonitor case: %v\n", err)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/bench"
 )
@@ -13,9 +14,15 @@ import (
 type monitor struct {
 	dir  string // the tree's top
 	hook string // core.fsmonitor: bench.WatchmanHook
-	// env is what the agent's hooks need to ask the watchman that
-	// watches the tree (bench.Watch), set while it does.
-	env []string
+}
+
+// agentEnv is what the agent needs for its hooks to ask the watchman
+// that watches the tree: the benchmark's TMPDIR, under which watchman
+// keeps its socket. A person's agent runs in their environment and finds
+// it so; run with a TMPDIR of its own (agenttest), its hooks started a
+// watchman of their own, whose first answer was "everything".
+func (m *monitor) agentEnv() []string {
+	return []string{"TMPDIR=" + os.TempDir()}
 }
 
 // newMonitor returns the monitor of the tree at dir, or nil and why it
@@ -36,11 +43,10 @@ func (m *monitor) watch(git func(...string) ([]byte, error)) (stop func(), err e
 	if m == nil {
 		return nil, fmt.Errorf("watchman cannot run here")
 	}
-	unwatch, sock, err := bench.Watch(m.dir)
+	unwatch, err := bench.Watch(m.dir)
 	if err != nil {
 		return nil, err
 	}
-	m.env = []string{"WATCHMAN_SOCK=" + sock}
 	keys := [][2]string{{"core.fsmonitor", m.hook}, {"checkpoint.fsmonitor", "true"}}
 	stop = func() {
 		for _, kv := range keys {

@@ -128,7 +128,7 @@ func (b *bed) session(round int, a arm, traceDir string) (sessionRun, error) {
 		env[len(env)-1] += "1"
 	}
 	if a == watched {
-		env = append(env, b.monitor.env...)
+		env = append(env, b.monitor.agentEnv()...)
 	}
 	res := agenttest.RunClaude(t, agenttest.Run{
 		Dir: dir, URL: srv.URL, Stdin: in, Output: &resultWatch{results: results},
