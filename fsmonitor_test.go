@@ -41,6 +41,26 @@ func watchmanHook(t *testing.T) string {
 	return hook
 }
 
+// watchedRepo is a repository of files, committed, whose captures ask
+// watchman through git's sample hook (checkpoint.fsmonitor), and the
+// environment to run git in it.
+func watchedRepo(t *testing.T, files map[string]string) (dir string, env []string) {
+	t.Helper()
+	hook := watchmanHook(t)
+	env = gitEnv(t)
+	dir = t.TempDir()
+	for p, content := range files {
+		writeFile(t, filepath.Join(dir, p), content, 0o644)
+	}
+	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
+	must(t, 0, dir, env, "git", "add", ".")
+	must(t, 0, dir, env, "git", "commit", "-qm", "start")
+	must(t, 0, dir, env, "git", "config", "core.fsmonitor", hook)
+	must(t, 0, dir, env, "git", "config", "checkpoint.fsmonitor", "true")
+	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
+	return dir, env
+}
+
 // TestFsmonitorCapture takes captures with checkpoint.fsmonitor and git's
 // watchman hook: the private index gets its own monitor token, a changed
 // file, a new untracked file and a deletion are all captured, and a
@@ -49,18 +69,7 @@ func watchmanHook(t *testing.T) string {
 // change). The result is compared with a capture that does not ask the
 // monitor.
 func TestFsmonitorCapture(t *testing.T) {
-	hook := watchmanHook(t)
-	env := gitEnv(t)
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "a.txt"), "a\n", 0o644)
-	writeFile(t, filepath.Join(dir, "sub/b.txt"), "b\n", 0o644)
-	writeFile(t, filepath.Join(dir, "sub/c.txt"), "c\n", 0o644)
-	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
-	must(t, 0, dir, env, "git", "add", ".")
-	must(t, 0, dir, env, "git", "commit", "-qm", "start")
-	must(t, 0, dir, env, "git", "config", "core.fsmonitor", hook)
-	must(t, 0, dir, env, "git", "config", "checkpoint.fsmonitor", "true")
-	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
+	dir, env := watchedRepo(t, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n", "sub/c.txt": "c\n"})
 
 	// how is what the capture must have done: "quiet" (asked the monitor
 	// alone), "named" (the paths the monitor named brought up to date in
@@ -292,19 +301,11 @@ func TestFsmonitorNamedMatchesScan(t *testing.T) {
 }
 
 func namedMatchesScan(t *testing.T, seed int64) {
-	hook := watchmanHook(t)
-	env := gitEnv(t)
-	dir := t.TempDir()
+	files := map[string]string{".gitignore": "*.log\n"}
 	for _, p := range []string{"a.txt", "src/b.go", "src/lib/c.go", "docs/d.md", "x/y/z.txt"} {
-		writeFile(t, filepath.Join(dir, p), p+"\n", 0o644)
+		files[p] = p + "\n"
 	}
-	writeFile(t, filepath.Join(dir, ".gitignore"), "*.log\n", 0o644)
-	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
-	must(t, 0, dir, env, "git", "add", ".")
-	must(t, 0, dir, env, "git", "commit", "-qm", "start")
-	must(t, 0, dir, env, "git", "config", "core.fsmonitor", hook)
-	must(t, 0, dir, env, "git", "config", "checkpoint.fsmonitor", "true")
-	t.Cleanup(func() { exec.Command("watchman", "watch-del", dir).Run() })
+	dir, env := watchedRepo(t, files)
 	must(t, 0, dir, env, "git", "checkpoint")
 	must(t, 0, dir, env, "git", "checkpoint")
 
