@@ -157,9 +157,6 @@ func parse(entries []git.ConfigEntry, env []string) (Config, error) {
 			continue
 		}
 		switch k, v := strings.ToLower(key), strings.TrimSpace(val); k {
-		case "extensions.partialclone":
-			c.PartialClone = v != ""
-			continue
 		case "core.eol":
 			c.EOL = c.EOL || strings.EqualFold(v, "crlf")
 			c.Conversion += k + "=" + v + "\n"
