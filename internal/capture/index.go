@@ -208,8 +208,13 @@ func (c *Capturer) needsSeed(st *indexState) bool {
 	if _, err := os.Stat(c.PrivateIndex()); err != nil && fingerprint(c.Repo.Index) != "none" {
 		return true
 	}
-	return st.Real != fingerprint(c.Repo.Index) ||
-		st.Exclude != fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude"))
+	return st.Real != fingerprint(c.Repo.Index) || st.Exclude != c.excludeFingerprint()
+}
+
+// excludeFingerprint fingerprints .git/info/exclude, an input of the
+// private index the state keeps (indexState.Exclude).
+func (c *Capturer) excludeFingerprint() string {
+	return fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude"))
 }
 
 // seed copies the real index to the private one, keeping its mtime so that
@@ -227,39 +232,24 @@ func (c *Capturer) needsSeed(st *indexState) bool {
 // by its own scans, so they need nothing from the real index's.
 func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded bool, err error) {
 	priv := c.PrivateIndex()
-	start := time.Now()
-	data, fi, err := readIndex(c.Repo.Index)
+	copied := priv + ".seed"
+	defer os.Remove(copied)
+	real, err := c.readReal(ctx, copied, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Unborn repository with nothing staged: start empty, and never
 		// create a real index.
-		*st = indexState{Real: "none", Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),
-			Raw: st.Raw, RawTree: st.RawTree}
+		*st = indexState{Real: "none", Exclude: c.excludeFingerprint(), Raw: st.Raw, RawTree: st.RawTree}
 		os.Remove(priv)
 		return true, nil
 	} else if err != nil {
 		return false, err
 	}
-	fresh := indexState{
-		Real:    fingerprintOf(fi), // of the bytes read, whatever replaced the file since
-		Exclude: fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")),
-		Raw:     st.Raw, // checked against the files on every capture
-		RawTree: st.RawTree,
-	}
-	copied := priv + ".seed"
-	defer os.Remove(copied)
-	out, written, err := c.stagedList(ctx, data, fi.ModTime(), copied)
-	if err != nil {
-		return false, err
-	}
-	fresh.Entries = entriesDigest(out)
-	if _, serr := os.Stat(priv); !force && serr == nil && st.Entries != "" && fresh.Entries == st.Entries && fresh.Exclude == st.Exclude {
-		st.Real = fresh.Real
-		c.Git.Tracef("seed: the real index's entries are the last seeding's, %.1f ms", msSince(start))
+	if !force && c.keep(st, real) {
 		return false, nil
 	}
-	c.Git.Tracef("seed: the private index copied from the real one (its entries read in %.1f ms)", msSince(start))
-	if !written {
-		if err := writeKeepMtime(copied, data, fi.ModTime()); err != nil {
+	c.Git.Tracef("seed: the private index copied from the real one (its entries read in %.1f ms)", msSince(real.start))
+	if !real.written {
+		if err := writeKeepMtime(copied, real.data, real.fi.ModTime()); err != nil {
 			return false, err
 		}
 	}
@@ -272,9 +262,15 @@ func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded
 	if err := os.Rename(copied, priv); err != nil {
 		return false, err
 	}
-	*st = fresh
+	*st = indexState{
+		Real:    fingerprintOf(real.fi), // of the bytes read, whatever replaced the file since
+		Exclude: real.exclude,
+		Entries: real.entries,
+		Raw:     st.Raw, // checked against the files on every capture
+		RawTree: st.RawTree,
+	}
 	var assumed []string
-	for _, entry := range strings.Split(string(out), "\x00") {
+	for _, entry := range strings.Split(string(real.list), "\x00") {
 		// "<tag> <mode> <oid> <stage>\t<path>"
 		meta, path, ok := strings.Cut(entry, "\t")
 		if !ok || len(meta) < 2 {
@@ -328,57 +324,77 @@ func (c *Capturer) dropMonitorState(ctx context.Context, index string) error {
 	return err
 }
 
-// entriesDigest is the digest of an index's entries as stagedList
-// lists them, which the state keeps (indexState.Entries).
-func entriesDigest(list []byte) string {
-	sum := sha256.Sum256(list)
-	return hex.EncodeToString(sum[:16])
-}
-
 // sameEntries reports whether a re-seed that needsSeed asks for would
-// keep the private index: only the real index changed, and its entries,
-// read here (never by git: this is asked before a capture that may start
-// none), are those of the last seeding. It then notes the real index's
-// new fingerprint in st.
+// keep the private index (keep), the real index's entries read here and
+// never by git: this is asked before a capture that may start none.
 func (c *Capturer) sameEntries(st *indexState) bool {
-	if st.Entries == "" || len(c.Repo.Head) == 0 ||
-		st.Exclude != fingerprint(filepath.Join(c.Repo.CommonDir, "info", "exclude")) {
-		return false
-	}
-	if _, err := os.Stat(c.PrivateIndex()); err != nil {
-		return false
-	}
-	start := time.Now()
-	data, fi, err := readIndex(c.Repo.Index)
-	if err != nil {
-		return false
-	}
-	list, err := gitformat.StagedList(data, len(c.Repo.Head)/2)
-	if err != nil || entriesDigest(list) != st.Entries {
-		return false
-	}
-	st.Real = fingerprintOf(fi)
-	c.Git.Tracef("seed: the real index's entries are the last seeding's, %.1f ms", msSince(start))
-	return true
+	real, err := c.readReal(context.Background(), "", false)
+	return err == nil && c.keep(st, real)
 }
 
-// stagedList is the real index's entries as `git ls-files -z --stage -v`
-// lists them (gitformat.StagedList), data being the index's bytes: read
-// here, with the object format HEAD's id shows, or else by git from a
-// copy of data written at copied (written), where HEAD is unborn or the
-// index is one gitformat does not read (split, sparse). Both give the
-// same bytes, so the digest of the last seeding holds either way.
-func (c *Capturer) stagedList(ctx context.Context, data []byte, mtime time.Time, copied string) (out []byte, written bool, err error) {
+// realIndex is the real index as a seed reads it once: its bytes, their
+// stat data, its entries as `git ls-files -z --stage -v` lists them and
+// their digest (indexState.Entries), with the exclude file's fingerprint
+// taken first.
+type realIndex struct {
+	exclude string
+	data    []byte
+	fi      os.FileInfo
+	list    []byte
+	entries string
+	// written says git listed the entries from a copy of data at the
+	// path readReal was given, which the caller removes.
+	written bool
+	start   time.Time // for the trace
+}
+
+// readReal reads the real index and lists its entries: here
+// (gitformat.StagedList), with the object format HEAD's id shows, or, when
+// mayAsk allows and HEAD is unborn or the index is one gitformat does not
+// read (split, sparse), by git from a copy written at copied. Both give
+// the same bytes, so the digest of the last seeding holds either way.
+func (c *Capturer) readReal(ctx context.Context, copied string, mayAsk bool) (*realIndex, error) {
+	r := &realIndex{start: time.Now(), exclude: c.excludeFingerprint()}
+	var err error
+	if r.data, r.fi, err = readIndex(c.Repo.Index); err != nil {
+		return nil, err
+	}
+	err = errors.New("no object format: HEAD is unborn")
 	if n := len(c.Repo.Head); n > 0 {
-		if out, err := gitformat.StagedList(data, n/2); err == nil {
-			return out, false, nil
+		r.list, err = gitformat.StagedList(r.data, n/2)
+	}
+	if err != nil {
+		if !mayAsk {
+			return nil, err
+		}
+		if err := writeKeepMtime(copied, r.data, r.fi.ModTime()); err != nil {
+			return nil, err
+		}
+		r.written = true
+		if r.list, err = c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "--stage", "-v"}, Index: copied}); err != nil {
+			return nil, err
 		}
 	}
-	if err := writeKeepMtime(copied, data, mtime); err != nil {
-		return nil, false, err
+	sum := sha256.Sum256(r.list)
+	r.entries = hex.EncodeToString(sum[:16])
+	return r, nil
+}
+
+// keep reports whether the private index stays as it is for the real
+// index read: it exists, and the real index's entries and the exclude
+// file are those of its last seeding. Stat data alone changed, as every
+// `git status`, editor or prompt refresh leaves them: re-seeding would
+// throw away what the private index learnt (every untracked file's entry
+// and stat data) and hash them all again. It then notes the real index's
+// new fingerprint in st.
+func (c *Capturer) keep(st *indexState, real *realIndex) bool {
+	if _, err := os.Stat(c.PrivateIndex()); err != nil || st.Entries == "" ||
+		real.entries != st.Entries || real.exclude != st.Exclude {
+		return false
 	}
-	out, err = c.Git.Run(ctx, git.Cmd{Args: []string{"ls-files", "-z", "--stage", "-v"}, Index: copied})
-	return out, true, err
+	st.Real = fingerprintOf(real.fi)
+	c.Git.Tracef("seed: the real index's entries are the last seeding's, %.1f ms", msSince(real.start))
+	return true
 }
 
 // msSince is the time since start in milliseconds, for the trace.

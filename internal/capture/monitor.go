@@ -193,10 +193,9 @@ func (c *Capturer) named(ctx context.Context, st *indexState, j *store.Journal, 
 	}
 	snap.Partial = false // every path the monitor named, not some
 	last := j.Latest()
+	// Counted against m's tree: right only when that is the newest
+	// checkpoint's; else Record counts against it.
 	snap.Known = snap.Known && last != nil && last.Tree == m.Tree
-	if !snap.Known {
-		snap.Changes = store.Changes{}
-	}
 	st.Monitor = &monitorState{Token: since.Clock, Tree: snap.Tree, Skipped: snap.Skipped, Rules: m.Rules, Hook: m.Hook}
 	if err := c.saveState(st); err != nil {
 		return nil, false

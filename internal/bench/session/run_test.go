@@ -123,10 +123,11 @@ func (b *bed) session(round int, a arm, traceDir string) (sessionRun, error) {
 		case <-done:
 		}
 	}()
-	env := append(agenttest.GitEnv(), "PATH="+b.o.bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_CHECKPOINT_TRACE=")
+	trace := "GIT_CHECKPOINT_TRACE="
 	if traceDir != "" {
-		env[len(env)-1] += "1"
+		trace += "1"
 	}
+	env := append(agenttest.GitEnv(), "PATH="+b.o.bin+string(os.PathListSeparator)+os.Getenv("PATH"), trace)
 	if a == watched {
 		env = append(env, b.monitor.agentEnv()...)
 	}
