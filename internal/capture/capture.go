@@ -120,7 +120,7 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	// when the store lock was taken (store.Store.Lock).
 	c.sealed, c.next = nil, nil // commits sealed by an earlier scan are not this one's
 	st := c.loadState()
-	if snap, ok := c.unchanged(ctx, st, j, b); ok {
+	if snap, ok := c.unchanged(ctx, st, j); ok {
 		return snap, nil
 	}
 	// rawBase is the tree the raw overlay was last examined for (the last

@@ -32,7 +32,7 @@ import (
 //
 // Where the last scan went through a file system monitor, what is begun
 // early is instead the question a capture asks the monitor before it
-// scans (Capturer.unchanged, git.AskSince): from that scan's token,
+// scans (Capturer.unchanged, git.AskUnchanged): from that scan's token,
 // of the hook it asked. Most turn-boundary captures find nothing
 // changed, and that question was most of their time, after discovery and
 // the configuration (docs/speed.md, "With a file system monitor"). The
@@ -68,12 +68,11 @@ type earlyStat struct {
 	same  bool
 }
 
-// earlyQuery is the monitor's answer to an early question: what changed
-// since token, asked of hook (ok false when it could not say).
+// earlyQuery is the monitor's answer to an early question: whether
+// anything changed since token, asked of hook.
 type earlyQuery struct {
 	hook, token string
-	since       git.Since
-	ok          bool
+	unchanged   bool
 }
 
 // StartEarly begins the scan of the repository the command started in
@@ -127,7 +126,7 @@ func StartEarly(ctx context.Context, dir string, r *git.Runner) *Early {
 	go func() {
 		defer close(e.done)
 		if q := e.query; q != nil {
-			q.since, q.ok = git.AskSince(ctx, q.hook, q.token, top, r.Env, r.Trace)
+			q.unchanged = git.AskUnchanged(ctx, q.hook, q.token, top, r.Env, r.Trace)
 			return
 		}
 		if s := state.Stat; s != nil {

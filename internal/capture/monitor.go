@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
@@ -65,11 +64,9 @@ func (c *Capturer) monitorRules() string {
 // the last monitored scan's token, or, without a monitor, the stat check
 // does, from the last whole scan's record (statcheck.go).
 //
-// With a monitor, a tree it says changed only at a few paths is also
-// taken without a scan (named). A real index rewritten with the same
-// entries (any git status of the person's or the agent's) changes
-// neither answer (sameEntries).
-func (c *Capturer) unchanged(ctx context.Context, st *indexState, j *store.Journal, b budget) (*Snapshot, bool) {
+// A real index rewritten with the same entries (any git status of the
+// person's or the agent's) changes neither answer (sameEntries).
+func (c *Capturer) unchanged(ctx context.Context, st *indexState, j *store.Journal) (*Snapshot, bool) {
 	real := st.Real
 	if len(st.Gitlinks) > 0 || c.needsSeed(st) && !c.sameEntries(st) {
 		return nil, false
@@ -84,18 +81,10 @@ func (c *Capturer) unchanged(ctx context.Context, st *indexState, j *store.Journ
 	var skipped []store.Skip
 	switch m, r := st.Monitor, st.Stat; {
 	case c.Git.Fsmonitor != nil && m != nil:
-		if m.Rules != c.monitorRules() {
+		if m.Tree != prev || m.Rules != c.monitorRules() || !c.askUnchanged(ctx, m) {
 			return nil, false
 		}
-		since, ok := c.askSince(ctx, m)
-		switch {
-		case !ok:
-			return nil, false
-		case len(since.Paths) > 0:
-			return c.named(ctx, st, j, m, since, b)
-		}
-		// m's tree, which named may have moved past the private index's.
-		prev, skipped = m.Tree, m.Skipped
+		skipped = m.Skipped
 	case c.Git.Fsmonitor == nil && r != nil:
 		if r.Tree != prev || r.Rules != c.monitorRules() || !c.statSame(st) {
 			return nil, false
@@ -111,101 +100,24 @@ func (c *Capturer) unchanged(ctx context.Context, st *indexState, j *store.Journ
 	last := j.Latest()
 	snap.Known = last != nil && last.Tree == prev
 	if st.Real != real {
-		// Kept, or the next capture reads the real index again. (A
-		// scan, or named, saves it on the other ways.)
+		// Kept, or the next capture reads the real index again (a
+		// scan saves it on the other way).
 		c.saveState(st)
 	}
 	return snap, true
 }
 
-// askSince asks the monitor what changed since m's token: the answer
-// the early query got (Early), when it asked the hook the configuration
-// names from that same token, or the hook now.
-func (c *Capturer) askSince(ctx context.Context, m *monitorState) (git.Since, bool) {
+// askUnchanged asks the monitor whether anything changed since m's token:
+// the answer the early query got (Early), when it asked the hook the
+// configuration names from that same token, or the hook now.
+func (c *Capturer) askUnchanged(ctx context.Context, m *monitorState) bool {
 	if e := c.Early; e != nil && e.query != nil {
 		c.Early = nil
 		if q, ok := e.answer(); ok && q.token == m.Token && q.hook == c.Git.Fsmonitor.Hook {
-			return q.since, q.ok
+			return q.unchanged
 		}
 	}
-	return c.Git.ChangedSince(ctx, m.Token)
-}
-
-// named is the snapshot of a tree the monitor says changed, since the
-// last monitored scan (or the last such snapshot: m), only at the paths
-// it names: m's tree with those paths brought up to date, as a per-tool
-// capture brings the newest checkpoint's (partialOn), without a scan.
-// An agent's turn end finds a few paths changed, its own tools' and
-// their commands', and the scan of a large tree cost most of it
-// (docs/speed.md, "Turn ends the monitor answers").
-//
-// It declines (false, and the caller scans) past MaxOnly paths, where
-// the partial capture would (a .gitignore named, a directory deleted,
-// anything not a file, a symlink or nothing, a nested repository), and
-// where files may be converted or kept byte for byte (the raw overlay),
-// whose state the monitor does not keep. A directory m's tree holds,
-// which the monitor names as changed (its entries did), is no path to
-// capture: the paths in it that changed are named too. A new directory
-// is a scan's: what is in it is found by walking it, as git's monitored
-// scan does (the monitor may not name a path it could not open, one
-// past PATH_MAX), and a file it replaced must leave.
-//
-// The monitor's state then moves on to the answer's clock and the new
-// tree, so the next question names only what changed since; the private
-// index is left as it is, with its own token for the next scan.
-func (c *Capturer) named(ctx context.Context, st *indexState, j *store.Journal, m *monitorState, since git.Since, b budget) (*Snapshot, bool) {
-	if len(since.Paths) > MaxOnly || c.mayConvert(st) || len(st.Raw) > 0 || st.RawTree != "" {
-		return nil, false
-	}
-	var files, dirs []string
-	for _, p := range since.Paths {
-		if fi, err := os.Lstat(filepath.Join(c.Repo.Top, filepath.FromSlash(p))); err == nil && fi.IsDir() {
-			dirs = append(dirs, p)
-		} else {
-			files = append(files, p)
-		}
-	}
-	if len(dirs) > 0 {
-		held, err := c.Git.LsTree(ctx, m.Tree, git.LsTreeOptions{FullTree: true, Paths: dirs})
-		if err != nil {
-			return nil, false
-		}
-		trees := map[string]bool{}
-		for _, e := range held {
-			trees[e.Path] = e.Type == "tree"
-		}
-		for _, d := range dirs {
-			if !trees[d] {
-				return nil, false
-			}
-		}
-	}
-	base := &store.Record{Tree: m.Tree, Skipped: m.Skipped}
-	var snap *Snapshot
-	if len(files) == 0 {
-		snap = &Snapshot{Tree: m.Tree, Skipped: m.Skipped}
-	} else {
-		var ok bool
-		var err error
-		if snap, ok, err = c.partialOn(ctx, base, files, nil, nil, b); err != nil || !ok {
-			return nil, false
-		}
-	}
-	snap.Partial = false // every path the monitor named, not some
-	last := j.Latest()
-	// Counted against m's tree: right only when that is the newest
-	// checkpoint's; else Record counts against it.
-	snap.Known = snap.Known && last != nil && last.Tree == m.Tree
-	st.Monitor = &monitorState{Token: since.Clock, Tree: snap.Tree, Skipped: snap.Skipped, Rules: m.Rules, Hook: m.Hook}
-	if err := c.saveState(st); err != nil {
-		return nil, false
-	}
-	noun := "paths"
-	if len(since.Paths) == 1 {
-		noun = "path"
-	}
-	c.Git.Tracef("monitor: %d %s named since the last scan, brought up to date without a scan", len(since.Paths), noun)
-	return snap, true
+	return c.Git.Unchanged(ctx, m.Token)
 }
 
 // scanToken reads and removes the token the scan's query saved: "" when

@@ -95,12 +95,7 @@ func (c *Capturer) snapshotPaths(ctx context.Context, j *store.Journal, paths []
 }
 
 func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string, expect *Expect, pre *Prehash, b budget) (*Snapshot, bool, error) {
-	return c.partialOn(ctx, j.Latest(), paths, expect, pre, b)
-}
-
-// partialOn is partial on the tree of base instead of the newest
-// checkpoint's; its changes are counted against base.
-func (c *Capturer) partialOn(ctx context.Context, base *store.Record, paths []string, expect *Expect, pre *Prehash, b budget) (*Snapshot, bool, error) {
+	base := j.Latest()
 	if base == nil || len(paths) == 0 || len(paths) > maxPartial {
 		return nil, false, nil
 	}

@@ -52,7 +52,7 @@ const fsmonitorHookVar = "GIT_CHECKPOINT_FSMONITOR_HOOK"
 
 // fsmonitorTokenVar, when set for one git call, names the file in which
 // the query that call runs saves the token it got from the hook: the
-// point from which the next capture can ask what changed (ChangedSince).
+// point from which the next capture can ask what changed (Unchanged).
 // Only the scan's call sets it: a token from a later call of the same
 // capture would hide the changes made between the scan and that call.
 const fsmonitorTokenVar = "GIT_CHECKPOINT_FSMONITOR_TOKEN"
@@ -141,7 +141,7 @@ func FsmonitorQuery(ctx context.Context, args []string, getenv func(string) stri
 // ask asks what changed in the tree at dir since token: watchman itself
 // when the token is its clock and watchman is on PATH (askWatchman), else
 // the hook, as git would run it. Both the capture's question before its
-// scan (AskSince) and the scan's own query (FsmonitorQuery) ask this
+// scan (AskUnchanged) and the scan's own query (FsmonitorQuery) ask this
 // way: the hook asks the same watchman the same question, and git's
 // sample hook spent more on Perl and its JSON module than the rest of a
 // monitored scan (docs/speed.md, "With a file system monitor"). Only the
@@ -222,40 +222,25 @@ func runHook(ctx context.Context, hook, token, dir string, env []string, stderr 
 	return cmd.Output()
 }
 
-// ChangedSince asks the user's hook, as git would ask it, what changed in
-// the working tree since token, a token a scan's query saved (TokenEnv):
-// AskSince with the runner's hook, directory and environment. The token
-// is not moved on by asking; the caller keeps the answer's clock where it
-// took what the answer names. Any failure is ok false: the caller scans.
-func (r *Runner) ChangedSince(ctx context.Context, token string) (Since, bool) {
-	if r.Fsmonitor == nil {
-		return Since{}, false
-	}
-	return AskSince(ctx, r.Fsmonitor.Hook, token, r.Dir, r.Env, r.Trace)
+// Unchanged asks the user's hook, as git would ask it, what changed in the
+// working tree since token, a token a scan's query saved (TokenEnv). It
+// reports true only when the answer names no path (but .git) and comes
+// from the same watch as token (see FsmonitorQuery: another instance's
+// answer lists what exists, not what changed). The token is not moved on:
+// as long as the answer is "nothing", it names the same tree, and the
+// first change makes the caller scan, which saves a new one. Any failure
+// is "changed": the caller then scans.
+func (r *Runner) Unchanged(ctx context.Context, token string) bool {
+	return r.Fsmonitor != nil && AskUnchanged(ctx, r.Fsmonitor.Hook, token, r.Dir, r.Env, r.Trace)
 }
 
-// Since is a monitor's answer to what changed since a token.
-type Since struct {
-	// Clock is the monitor's token as it answered: what changes after
-	// it, the next question from it names.
-	Clock string
-	// Paths are the paths from the top of the tree that changed (files
-	// and directories, created, written or deleted), .git's left out.
-	Paths []string
-}
-
-// AskSince asks hook what changed in the tree at dir since token: the
-// question a capture asks before it scans, from the token of its last
-// monitored capture, also before discovery has given it its runner
-// (capture.Early). ok is false on any failure, and when the answer is no
-// list of what changed: from another watch than token's (another
-// instance's answer lists what exists), or a fresh instance's ("/",
-// everything); so every path it names is one that changed, and an
-// answer naming none (but .git) means nothing did. trace, when set, gets
-// the question's time and who answered (ask).
-func AskSince(ctx context.Context, hook, token, dir string, env []string, trace io.Writer) (s Since, ok bool) {
+// AskUnchanged is Unchanged with the hook, directory and environment
+// given: the question a capture asks before discovery has given it its
+// runner (capture.Early), from the hook the last monitored scan used.
+// trace, when set, gets the question's time and who answered (ask).
+func AskUnchanged(ctx context.Context, hook, token, dir string, env []string, trace io.Writer) bool {
 	if hook == "" || token == "" {
-		return Since{}, false
+		return false
 	}
 	start := time.Now()
 	out, asked, err := ask(ctx, hook, token, dir, env, io.Discard)
@@ -263,26 +248,21 @@ func AskSince(ctx context.Context, hook, token, dir string, env []string, trace 
 		fmt.Fprintf(trace, "trace: %.1f ms %s since the last scan\n", float64(time.Since(start))/float64(time.Millisecond), asked)
 	}
 	if err != nil {
-		return Since{}, false
+		return false
 	}
 	cur, rest, ok := bytes.Cut(out, []byte{0})
 	if !ok || len(cur) == 0 || !sameWatch(token, string(cur)) {
-		return Since{}, false
+		return false
 	}
-	s.Clock = string(cur)
 	for _, p := range bytes.Split(rest, []byte{0}) {
 		// The sample hook leaves out what is inside .git but not .git
 		// itself, whose entries change with every rewrite of the real
 		// index or the configuration (which the capture checks itself).
-		if len(p) == 0 || string(p) == ".git" || bytes.HasPrefix(p, []byte(".git/")) {
-			continue
+		if len(p) > 0 && string(p) != ".git" && !bytes.HasPrefix(p, []byte(".git/")) {
+			return false
 		}
-		if p[0] == '/' {
-			return Since{}, false // everything
-		}
-		s.Paths = append(s.Paths, string(p))
 	}
-	return s, true
+	return true
 }
 
 // sameWatch reports whether two watchman clocks come from the same

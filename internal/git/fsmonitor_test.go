@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -60,10 +59,9 @@ func TestFsmonitorQuery(t *testing.T) {
 }
 
 // TestFsmonitorUnchanged checks the question a capture asks the hook
-// before it scans: an answer only from the same watch, naming what
-// changed but .git, "nothing" where it names nothing else; and that the
-// query run by the scan's git saves the token it was given where
-// TokenEnv says.
+// before it scans: "nothing changed" only for an answer of the same watch
+// that names no path; and that the query run by the scan's git saves the
+// token it was given where TokenEnv says.
 func TestFsmonitorUnchanged(t *testing.T) {
 	dir := t.TempDir()
 	hook := func(answer string) string {
@@ -74,37 +72,29 @@ func TestFsmonitorUnchanged(t *testing.T) {
 		}
 		return p
 	}
-	// want is the paths named, comma-separated, or "-" for no answer.
 	for _, tc := range []struct {
-		answer, token, want string
+		answer, token string
+		unchanged     bool
 	}{
-		{`c:10:20:1:99\000`, "c:10:20:1:50", ""},
-		{`c:10:20:1:99\000\000`, "c:10:20:1:50", ""},
-		{`c:10:20:1:99\000a.txt\000`, "c:10:20:1:50", "a.txt"},
-		{`c:10:20:1:99\000.git\000.git/index\000`, "c:10:20:1:50", ""},
-		{`c:10:20:1:99\000.git\000.gitignore\000d/b c\000`, "c:10:20:1:50", ".gitignore,d/b c"},
-		{`c:10:20:1:99\000/\000`, "c:10:20:1:50", "-"},
-		{`c:11:20:1:99\000`, "c:10:20:1:50", "-"}, // watchman restarted
-		{`c:10:20:2:99\000`, "c:10:20:1:50", "-"}, // root watched again
-		{`c:10:20:1:99\000`, "builtin:x", "-"},
-		{`c:10:20:1:99\000`, "", "-"},
-		{`garbage`, "c:10:20:1:50", "-"},
-		{`c:10:20:1:99\000'; exit 1; '`, "c:10:20:1:50", "-"},
+		{`c:10:20:1:99\000`, "c:10:20:1:50", true},
+		{`c:10:20:1:99\000\000`, "c:10:20:1:50", true},
+		{`c:10:20:1:99\000a.txt\000`, "c:10:20:1:50", false},
+		{`c:10:20:1:99\000.git\000.git/index\000`, "c:10:20:1:50", true},
+		{`c:10:20:1:99\000.git\000.gitignore\000`, "c:10:20:1:50", false},
+		{`c:10:20:1:99\000/\000`, "c:10:20:1:50", false},
+		{`c:11:20:1:99\000`, "c:10:20:1:50", false}, // watchman restarted
+		{`c:10:20:2:99\000`, "c:10:20:1:50", false}, // root watched again
+		{`c:10:20:1:99\000`, "builtin:x", false},
+		{`c:10:20:1:99\000`, "", false},
+		{`garbage`, "c:10:20:1:50", false},
+		{`c:10:20:1:99\000'; exit 1; '`, "c:10:20:1:50", false},
 	} {
 		r := &Runner{Dir: dir, Fsmonitor: NewFsmonitor("self", hook(tc.answer), "")}
-		s, ok := r.ChangedSince(context.Background(), tc.token)
-		got := "-"
-		if ok {
-			got = strings.Join(s.Paths, ",")
-			if s.Clock != "c:10:20:1:99" {
-				t.Errorf("answer %q: clock %q", tc.answer, s.Clock)
-			}
-		}
-		if got != tc.want {
-			t.Errorf("answer %q to %q: %q; want %q", tc.answer, tc.token, got, tc.want)
+		if unchanged := r.Unchanged(context.Background(), tc.token); unchanged != tc.unchanged {
+			t.Errorf("answer %q to %q: %v; want %v", tc.answer, tc.token, unchanged, tc.unchanged)
 		}
 	}
-	if _, ok := (&Runner{Dir: dir}).ChangedSince(context.Background(), "c:10:20:1:50"); ok {
+	if (&Runner{Dir: dir}).Unchanged(context.Background(), "c:10:20:1:50") {
 		t.Errorf("a runner without a monitor answered")
 	}
 
@@ -134,29 +124,25 @@ func TestAskWatchman(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	unchanged := func(r *Runner, token string) bool {
-		s, ok := r.ChangedSince(ctx, token)
-		return ok && len(s.Paths) == 0
-	}
-	if !unchanged(r, clock) {
+	if !r.Unchanged(ctx, clock) {
 		t.Error("watchman named a change in a tree nobody touched")
 	}
 	write(".git/index")
-	if !unchanged(r, clock) {
+	if !r.Unchanged(ctx, clock) {
 		t.Error("a write inside .git counted as a change of the tree")
 	}
 	write("a.txt")
-	if s, ok := r.ChangedSince(ctx, clock); !ok || !slices.Contains(s.Paths, "a.txt") {
-		t.Errorf("watchman did not name a file written after the clock: %v %v", s.Paths, ok)
+	if r.Unchanged(ctx, clock) {
+		t.Error("watchman did not name a file written after the clock")
 	}
-	if unchanged(r, "c:1:2:3:4") {
+	if r.Unchanged(ctx, "c:1:2:3:4") {
 		t.Error("another instance's clock was answered as unchanged")
 	}
 	if b, err := os.ReadFile(ran); err == nil {
 		t.Fatalf("the hook ran although watchman answered: %s", b)
 	}
 	unwatched := &Runner{Dir: t.TempDir(), Fsmonitor: r.Fsmonitor}
-	if unchanged(unwatched, clock) {
+	if unwatched.Unchanged(ctx, clock) {
 		t.Error("a tree watchman does not watch was answered as unchanged")
 	}
 	if b, err := os.ReadFile(ran); err != nil || strings.TrimSpace(string(b)) != clock {
