@@ -285,7 +285,7 @@ func TestFsmonitorSeedChecksEveryFile(t *testing.T) {
 	}
 }
 
-// TestFsmonitorNamedMatchesScan changes a watched tree at random, a few
+// TestFsmonitorMatchesScan changes a watched tree at random, a few
 // paths at a time (files written, made executable, replaced by symlinks,
 // deleted, ignored ones, an ignore rule, new directories, rewinds), and after each
 // round compares the checkpoint a monitored capture took with the tree
