@@ -3,7 +3,9 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -84,7 +86,28 @@ func (b *bed) cases() []benchCase {
 			setup:    func(r int) error { return b.sync(r, b.edit(r, b.spread(r, 100, 7))...) },
 			run:      b.rewind,
 			teardown: b.checkRestored},
+		{key: "rewindignore", label: "git rewind of 100 files, one the .gitignore",
+			setup:    func(r int) error { return b.sync(r, append(b.edit(r, b.spread(r, 99, 11)), b.editIgnore(r))...) },
+			run:      b.rewind,
+			teardown: b.checkRestored},
 	}, b.smallCases()...)
+}
+
+// editIgnore appends a rule to the top .gitignore, as agents often do, one
+// that ignores nothing the tree holds: a rewind that takes it back changes
+// the rules of every path, which a rewind of other files does not. restore
+// and checkRestored put it back as they do an edited file.
+func (b *bed) editIgnore(r int) func() error {
+	const p = ".gitignore"
+	b.edited = append(b.edited, p)
+	return func() error {
+		orig, err := b.fx.original(p)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) { // a real tree may have none
+			return err
+		}
+		rule := fmt.Sprintf("/.cache-%d-%s/\n", r, b.run)
+		return os.WriteFile(filepath.Join(b.fx.dir, p), append(slices.Clip(orig), rule...), 0o644)
+	}
 }
 
 // timed runs a command in the tree with the bench environment.
@@ -200,7 +223,9 @@ func (b *bed) restore(int) error {
 func (b *bed) putBack(p string) error {
 	abs := filepath.Join(b.fx.dir, p)
 	orig, err := b.fx.original(p)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
+		return os.RemoveAll(abs) // the .gitignore editIgnore made
+	} else if err != nil {
 		return err
 	}
 	if err := os.WriteFile(abs, orig, 0o644); err != nil {
@@ -230,12 +255,17 @@ func (b *bed) checkCaptured(r int) error {
 func (b *bed) checkRestored(int) error {
 	for _, p := range b.edited {
 		have, err := os.ReadFile(filepath.Join(b.fx.dir, p))
+		orig, oerr := b.fx.original(p)
+		if gone := errors.Is(oerr, fs.ErrNotExist); gone && errors.Is(err, fs.ErrNotExist) {
+			continue // a .gitignore editIgnore made, gone again
+		} else if gone {
+			return fmt.Errorf("the rewind did not delete %s", p)
+		}
 		if err != nil {
 			return err
 		}
-		orig, err := b.fx.original(p)
-		if err != nil {
-			return err
+		if oerr != nil {
+			return oerr
 		}
 		if !bytes.Equal(have, orig) {
 			return fmt.Errorf("the rewind did not restore %s", p)

@@ -144,9 +144,10 @@ type fixture struct {
 	env   []string
 	// Of a real tree: every file that is not ignored, tracked or not (the
 	// files the cases edit), and the content of those an edit changed,
-	// read before it did.
-	pool  []string
-	saved map[string][]byte
+	// read before it did, or absent (the .gitignore a tree may lack).
+	pool   []string
+	saved  map[string][]byte
+	absent map[string]bool
 }
 
 // files are the paths the cases edit: the tracked files of a synthetic
@@ -165,6 +166,9 @@ func (f *fixture) files() []string {
 // original is the content p has in the built tree.
 func (f *fixture) original(p string) ([]byte, error) {
 	if !f.shape.Real {
+		if p == ".gitignore" {
+			return []byte(fixtureIgnore), nil
+		}
 		var i int
 		fmt.Sscanf(path.Base(p), "f%06d.txt", &i)
 		return f.shape.content(i), nil
@@ -172,7 +176,18 @@ func (f *fixture) original(p string) ([]byte, error) {
 	if b, ok := f.saved[p]; ok {
 		return b, nil
 	}
+	if f.absent[p] {
+		return nil, fs.ErrNotExist
+	}
 	b, err := os.ReadFile(filepath.Join(f.dir, p))
+	if errors.Is(err, fs.ErrNotExist) {
+		// Remembered, so that a file a case creates there is never
+		// taken for the original.
+		if f.absent == nil {
+			f.absent = map[string]bool{}
+		}
+		f.absent[p] = true
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -215,9 +230,12 @@ func openFixture(cache string, shape Shape, env []string, logf func(string, ...a
 	return f, f.loadPool()
 }
 
+// fixtureIgnore is the top .gitignore of the synthetic shapes.
+const fixtureIgnore = "/build/\n"
+
 func (f *fixture) build() error {
 	s := f.shape
-	if err := writeFile(filepath.Join(f.dir, ".gitignore"), []byte("/build/\n")); err != nil {
+	if err := writeFile(filepath.Join(f.dir, ".gitignore"), []byte(fixtureIgnore)); err != nil {
 		return err
 	}
 	for i := 0; i < s.Files; i++ {

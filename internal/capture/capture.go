@@ -142,15 +142,29 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	if err != nil {
 		return nil, err
 	}
-	if !seeded && touchesIgnoreRules(entries) {
-		// A changed .gitignore can make a path captured earlier (present
-		// only in the private index) ignored now; re-seeding drops it.
-		if _, err := c.seed(ctx, st, true); err != nil {
+	var ignoredNow []string
+	if !seeded && c.ignoreRulesChanged(st, entries) {
+		// A changed .gitignore can make a file captured earlier, which the
+		// real index does not track, ignored now: it leaves the private
+		// index (ignored.go). Where the indexes are not read here, a
+		// re-seed drops it, and a second scan finds the rest.
+		var ok bool
+		if ignoredNow, ok, err = c.ignoredNow(ctx, st); err != nil {
 			return nil, err
 		}
-		seeded = true
-		if entries, unopened, err = c.status(ctx); err != nil {
-			return nil, err
+		if ok {
+			entries = slices.DeleteFunc(entries, func(e entry) bool {
+				_, found := slices.BinarySearch(ignoredNow, e.path)
+				return found
+			})
+		} else {
+			if _, err := c.seed(ctx, st, true); err != nil {
+				return nil, err
+			}
+			seeded = true
+			if entries, unopened, err = c.status(ctx); err != nil {
+				return nil, err
+			}
 		}
 	}
 	back, err := c.returned(ctx, st, entries)
@@ -166,6 +180,14 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 	sel, err := c.selectUpdates(ctx, entries, snap, st, b)
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range ignoredNow {
+		// The file may still be there: update-index would keep it.
+		sel.removals = append(sel.removals, p)
+		if _, ok := st.Gitlinks[p]; ok {
+			sel.gitlinks[p] = ""
+		}
+		snap.Changes.Deleted++
 	}
 	c.listUnsupported(st, snap)
 	// prevTree is the tree of the last capture: the private index's, or
@@ -682,15 +704,6 @@ func parseDiffRaw(out []byte) ([]entry, error) {
 		entries = append(entries, e)
 	}
 	return entries, nil
-}
-
-func touchesIgnoreRules(entries []entry) bool {
-	for _, e := range entries {
-		if filepath.Base(strings.TrimSuffix(e.path, "/")) == ".gitignore" {
-			return true
-		}
-	}
-	return false
 }
 
 // selection is what a scan found to write into the private index.

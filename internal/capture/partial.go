@@ -343,9 +343,9 @@ func (c *Capturer) ignoredAsync(ctx context.Context, items []*named, st *indexSt
 func (c *Capturer) screen(ctx context.Context, st *indexState, items []*named, ignored map[string]bool, snap *Snapshot, b budget) (bool, error) {
 	for _, it := range items {
 		if it.present && !it.skip && ignored[it.path] {
-			// As after a full scan, which re-seeds the private
-			// index when the rules change: one captured before and
-			// ignored now leaves the tree.
+			// As after a full scan that finds the rules changed
+			// (ignoredNow): one captured before and ignored now
+			// leaves the tree.
 			it.skip, it.present = !it.inBase, false
 		}
 	}

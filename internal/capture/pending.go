@@ -31,8 +31,9 @@ func (p pendingEntry) entry() (gitformat.Entry, bool) {
 // update-index does (--force-remove of a path beyond a symlink or of a
 // file grown past the size limit, a new gitlink). A scan that touched an
 // attributes file, which changes how other paths are captured, updates
-// the private index too (the caller checks; a changed .gitignore re-seeds
-// it before this is asked). Nor may a path that came back after a capture
+// the private index too (the caller checks). A changed .gitignore that
+// makes no file captured before ignored (ignoredNow: those are removals)
+// may stay pending, as the rules last applied (ignoreRulesChanged). Nor may a path that came back after a capture
 // dropped it (back, see returned): a tracked file that matches an ignore
 // rule, which the private index no longer holds, so the next scan would
 // not report it again, and its pending record would be taken as gone back

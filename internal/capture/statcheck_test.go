@@ -200,7 +200,7 @@ func FuzzStatCheck(f *testing.F) {
 // followed by nothing, so that the check both vouches and declines many
 // times, or the test no longer tests it.
 func TestStatCheckMatchesScan(t *testing.T) {
-	vouched, declined := runStatCheck(t, statSequence(5, 60))
+	vouched, declined := runStatCheck(t, statSequence(5, 70))
 	if vouched < 30 || declined < 30 {
 		t.Fatalf("the stat check vouched %d times and declined %d: the test no longer exercises it", vouched, declined)
 	}
