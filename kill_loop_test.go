@@ -3,6 +3,7 @@ package checkpoint_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -163,6 +164,7 @@ func (k *killLoop) step() {
 	k.kills++
 	k.byOp[op]++
 	k.bySignal[signal]++
+	waitGroupGone(t, cmd.Process.Pid)
 	if locks := k.locks(); len(locks) > 0 {
 		k.lockKills++
 		for _, l := range slices.Compact(locks) {
@@ -170,6 +172,25 @@ func (k *killLoop) step() {
 		}
 	}
 	k.check(fmt.Sprintf("kill %d (%s of %s %s after %v)", k.kills, signal, name, strings.Join(args, " "), delay.Round(time.Millisecond)))
+}
+
+// waitGroupGone waits until no process is left in the process group pgid:
+// a SIGKILL of the command alone leaves the git it started running, and
+// a `git update-ref --stdin` that already read its updates applies them
+// after its parent died (a killed prune's deletions). What is checked
+// after a kill is the repository once what the command started has
+// ended; a person's next command could meet that git still running, and
+// would be told plainly that the ref it wanted was deleted. Zombies an
+// init that does not reap would keep it waiting: after ten seconds it
+// goes on and says so.
+func waitGroupGone(t *testing.T, pgid int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+	}
+	t.Logf("process group %d still had processes ten seconds after the kill", pgid)
 }
 
 // edit changes the tree as an agent would: a few files changed, one
