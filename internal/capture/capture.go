@@ -230,8 +230,8 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 			return nil, err
 		}
 	}
-	if attrs {
-		st.Attrs = true
+	if attrs && !st.Attrs {
+		st.Attrs = c.convertsAny(attrDirs)
 	}
 	st.Rules = rules
 	if may && !deferred {

@@ -40,8 +40,9 @@ type indexState struct {
 	Gitlinks  store.ByPath[string] `json:"gitlinks"`  // gitlink path to commit, at seeding
 	Untracked int                  `json:"untracked"` // paths in the private index not in the real one (informational)
 	Entries   string               `json:"entries"`   // digest of the real index's entries (ls-files -s -v) at seeding
-	// Attrs says the tree has an attributes file, so git may convert
-	// files (see raw.go); Raw and RawTree are the raw overlay.
+	// Attrs says the tree has an attributes file that may convert
+	// (attributesConvert), so git may convert files (see raw.go); Raw and
+	// RawTree are the raw overlay.
 	Attrs   bool                   `json:"attrs,omitempty"`
 	Raw     store.ByPath[rawEntry] `json:"raw,omitempty"`
 	RawTree string                 `json:"raw_tree,omitempty"`
@@ -278,8 +279,8 @@ func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded
 		}
 		tag := meta[0]
 		f := strings.Fields(meta[2:])
-		if filepath.Base(path) == ".gitattributes" {
-			st.Attrs = true
+		if filepath.Base(path) == ".gitattributes" && !st.Attrs {
+			st.Attrs = attributesConvert(filepath.Join(c.Repo.Top, filepath.FromSlash(path)))
 		}
 		switch {
 		case tag >= 'a' && tag <= 'z':

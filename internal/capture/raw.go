@@ -31,8 +31,8 @@ import (
 // nothing depends on what they say at the rewind (invariant 10). This
 // runs only for files whose blob or bytes changed (the scan's, those a
 // re-seed changed, the first capture's), and only when git may have
-// converted them (attributes files, core.autocrlf / core.eol), so a
-// repository without them pays nothing. LFS needs no overlay: its smudge
+// converted them (attributes files that may convert, core.autocrlf /
+// core.eol), so a repository without them pays nothing. LFS needs no overlay: its smudge
 // gives back what its clean took, so its pointers stay as LFS stores them.
 
 // rawEntry is a file kept raw, and the stat data it had then, to notice a
@@ -47,17 +47,18 @@ type rawEntry struct {
 
 // Plain reports whether a checkout of any file of this tree is its
 // blob's bytes, with the mode its entry names: git may convert nothing
-// (no attributes file anywhere, in the tree as the last scan found it or
-// outside it; no core.autocrlf or core.eol asking); modes always follow
+// (no attributes file outside the tree, none in it that may convert as
+// the last scan found them; no core.autocrlf or core.eol asking); modes always follow
 // the disk (core.fileMode and core.symlinks are pinned on). A rewind, right after its scan, then writes
 // files from their blobs itself (restore.Applier.Plain).
 func (c *Capturer) Plain() bool {
 	return !c.mayConvert(c.loadState())
 }
 
-// attributesOnPath reports whether a .gitattributes is in a directory on
-// the way to one of paths (from the top), the root's included: the
-// files of the tree that can govern them. A partial capture asks it,
+// attributesOnPath reports whether a .gitattributes that may convert
+// (attributesConvert) is in a directory on the way to one of paths (from
+// the top), the root's included: the files of the tree that can govern
+// them. A partial capture asks it,
 // since the state knows only the attributes files a scan has seen, and
 // one made since (by a shell command) could convert the named files.
 func (c *Capturer) attributesOnPath(paths []string) bool {
@@ -69,7 +70,8 @@ func (c *Capturer) attributesOnPath(paths []string) bool {
 			}
 			if !seen[d] {
 				seen[d] = true
-				if _, err := os.Lstat(filepath.Join(c.Repo.Top, filepath.FromSlash(d), ".gitattributes")); err == nil {
+				f := filepath.Join(c.Repo.Top, filepath.FromSlash(d), ".gitattributes")
+				if _, err := os.Lstat(f); err == nil && attributesConvert(f) {
 					return true
 				}
 			}

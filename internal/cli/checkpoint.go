@@ -72,9 +72,9 @@ func Checkpoint(args []string, sys *IO) int {
 // carry no option: an empty line (create) and `hook AGENT [ARG...]`, with
 // the options the grammar fills for them. They run without a parser:
 // building even captureCLI's costs CPU spent before the scan can begin
-// (docs/speed.md, "The command lines of turn boundaries and hooks, without
-// a parser"). ok is false for any other line, which the parser reads.
-// TestPlainLinesAreTheGrammars checks them against the grammar.
+// (docs/speed.md, "Small trees"). ok is false for any other line, which
+// the parser reads. TestPlainLinesAreTheGrammars checks them against the
+// grammar.
 func plainLine(args []string) (g *Globals, cmd runner, ok bool) {
 	line := &captureCLI{Globals: Globals{Color: "auto"}}
 	switch {

@@ -24,8 +24,8 @@ import (
 // beside discovery it costs a hook nothing on idle cores, but ten hooks
 // of parallel tool calls start twenty git processes at once on a
 // machine's few cores, and their ten `git config` were a fifth of the
-// time all ten took (docs/speed.md, "The configuration, kept"). So the
-// answer is kept in a file of the store, beside what it was read from:
+// time all ten took (docs/speed.md, "The configuration and discovery,
+// kept"). So the answer is kept in a file of the store, beside what it was read from:
 // the variables git reads configuration by, and the size, modification
 // time and inode of every file it reads it from, present or not. A
 // command believes the file only when all of those are unchanged and the

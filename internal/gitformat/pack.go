@@ -107,7 +107,7 @@ const storedMax = 1024
 // with one compressor: more, on other cores, each cost a process about
 // 850 KB of fresh memory, and took cores from the work beside them (a
 // rewind plans while its scan's pack is written; docs/speed.md,
-// "Discovery, kept; streams stored by hand").
+// "The configuration and discovery, kept; streams stored by hand").
 func compressAll(objs []Object, idx []int, streams [][]byte) error {
 	if len(idx) == 0 {
 		return nil
