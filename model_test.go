@@ -90,12 +90,14 @@ var modelContents = []string{"one\n", "two\r\nlines\r\n", "\x00\x01binary\xff", 
 var modelIgnores = []string{"", "*.log\n", "build/\n", "*.log\nbuild/\n", "x\n", "dir/sub/\n"}
 
 // Attributes that make git convert what it stores (line endings, an
-// encoding a file may not be in) and settings that change how git reads
+// encoding a file may not be in), ones that convert nothing, which leave
+// the tree plain (attributesConvert), and settings that change how git reads
 // the disk, flipped between a checkpoint and the rewind to it: neither
 // may change the bytes, the executable bit or the kinds a rewind brings
 // back (invariant 10). A tight size limit leaves files out, never a
 // rewind undone (invariant 11).
-var modelAttrs = []string{"", "* text=auto\n", "*.txt eol=crlf\n", "*.txt working-tree-encoding=UTF-16\n"}
+var modelAttrs = []string{"", "* text=auto\n", "*.txt eol=crlf\n", "*.txt working-tree-encoding=UTF-16\n",
+	"* -text\n", "*.txt linguist-generated -diff\n"}
 
 var modelConfigs = [][2]string{
 	{"core.autocrlf", "true"}, {"core.autocrlf", "false"}, {"core.autocrlf", "input"},
