@@ -123,6 +123,11 @@ func powerOps(repo string) []powerOp {
 	other := append(append([][]string{}, withRemote...),
 		[]string{"git", "checkpoint", "push", "origin"},
 		[]string{"sh", "-c", "git clone -q ../remote.git ../other && cd ../other && echo o > o.txt && git checkpoint -m other && git checkpoint push origin"})
+	converting := [][]string{
+		{"sh", "-c", `printf '*.txt text\n' > .gitattributes && printf 'a four\r\n' > a.txt`},
+		{"git", "checkpoint", "-m", "attributes"},
+		{"sh", "-c", `printf 'a five\r\n' > a.txt && printf 'u two\r\n' > u.txt`},
+	}
 	tool := claudeEvent(repo, "PostToolUse", fmt.Sprintf(`, "tool_name": "Write", "tool_input": {"file_path": %q, "content": "x\n"}, "tool_response": {"type": "create"}`, filepath.Join(repo, "tool.txt")))
 	return []powerOp{
 		{name: "capture", run: []string{"git", "checkpoint", "-m", "crashed"}},
@@ -130,6 +135,9 @@ func powerOps(repo string) []powerOp {
 		// loose, not into a pack.
 		{name: "partial capture of a deletion", pre: [][]string{{"git", "checkpoint", "-m", "before"}, {"rm", "dir/d.txt"}}, run: []string{"git", "checkpoint", "--changed=dir/d.txt"}},
 		{name: "partial capture", run: []string{"git", "checkpoint", "--changed=a.txt", "--changed=u.txt"}},
+		// git hashes what its attributes convert: the blobs are its own.
+		{name: "partial capture where git converts", pre: converting, run: []string{"git", "checkpoint", "--changed=a.txt", "--changed=u.txt"}},
+		{name: "rewind where git converts", pre: converting, run: []string{"git", "rewind", "k1", "--yes", "--outside=overwrite"}, rewind: true},
 		{name: "hook turn start", run: []string{"git", "checkpoint", "hook", "claude"}, stdin: claudeEvent(repo, "UserPromptSubmit", `, "prompt": "crash it"`)},
 		{name: "hook tool", pre: [][]string{{"sh", "-c", "echo x > tool.txt"}}, run: []string{"git", "checkpoint", "hook", "claude"}, stdin: tool},
 		{name: "hook turn end", run: []string{"git", "checkpoint", "hook", "claude"}, stdin: claudeEvent(repo, "Stop", `, "stop_hook_active": false`)},
