@@ -294,7 +294,7 @@ func (c *Capturer) update(ctx context.Context, st *indexState, sel *selection) e
 		}
 	}
 	// A file git refuses to add is stored as it is (addPaths).
-	return c.addPaths(ctx, c.PrivateIndex(), []string{"update-index", "--add", "--remove", "--replace"}, sel.updates)
+	return c.addPaths(ctx, c.Git, c.PrivateIndex(), []string{"update-index", "--add", "--remove", "--replace"}, sel.updates)
 }
 
 func (c *Capturer) writeTree(ctx context.Context) (string, error) {

@@ -68,7 +68,7 @@ func (c *Capturer) Prehash(ctx context.Context, paths []string) *Prehash {
 		return nil
 	}
 	defer os.RemoveAll(dir)
-	got, err := c.hashInto(ctx, filepath.Join(dir, "index"), items, false)
+	got, err := c.hashInto(ctx, c.Git, filepath.Join(dir, "index"), items, false)
 	if err != nil || got == nil {
 		return nil
 	}

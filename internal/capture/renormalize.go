@@ -73,7 +73,7 @@ func (c *Capturer) renormalize(ctx context.Context, dirs []string) ([]string, er
 	if err := c.Git.UpdateIndexInfo(ctx, c.PrivateIndex(), files); err != nil {
 		return nil, err
 	}
-	if err := c.addPaths(ctx, c.PrivateIndex(), []string{"update-index", "--add", "--remove", "--replace"}, paths); err != nil {
+	if err := c.addPaths(ctx, c.Git, c.PrivateIndex(), []string{"update-index", "--add", "--remove", "--replace"}, paths); err != nil {
 		return nil, err
 	}
 	after, err := indexEntries(ctx, c.Git, c.PrivateIndex())

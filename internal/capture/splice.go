@@ -3,6 +3,7 @@ package capture
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -170,8 +171,8 @@ func (c *Capturer) newSplice(ctx context.Context, root string, items []*named) (
 // index holds them), and reads back their entries. It returns the
 // temporary index, which the caller removes, or "" when no item needed
 // hashing. Where the files' bytes are their blobs (may, the caller's
-// mayConvert, false), the files are hashed here instead (hashOwn), and
-// their blobs returned for the caller to store with its trees
+// mayConvert, false), the files are hashed here instead (hashOwn). Either
+// way the new blobs are returned for the caller to store with its trees
 // (splice.write). hexLen is the length of the repository's object ids.
 func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexLen int) (string, []git.Object, error) {
 	if !may {
@@ -181,12 +182,27 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 	}
 	index := c.Store.Path("partial-index")
 	os.Remove(index)
-	got, err := c.hashInto(ctx, index, items, true)
+	// git writes the blobs aside, unsynced, and they go into the pack
+	// with the trees (git.Runner.ScratchObjects); one a killed capture
+	// left there goes now.
+	g, objects := c.Git, c.Store.Path("partial-objects")
+	os.RemoveAll(objects)
+	if s, ok := c.Git.ScratchObjects(objects); ok && os.Mkdir(objects, 0o777) == nil {
+		g = s
+		defer os.RemoveAll(objects)
+	}
+	got, err := c.hashInto(ctx, g, index, items, true)
 	if got == nil || err != nil {
 		if err == nil {
 			index = ""
 		}
 		return index, nil, err
+	}
+	var blobs []git.Object
+	if g != c.Git {
+		if blobs, err = readScratch(objects, got); err != nil {
+			return index, nil, err
+		}
 	}
 	for _, it := range items {
 		if it.skip || !it.present || it.known {
@@ -198,7 +214,34 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 			it.present = false // gone since it was looked at
 		}
 	}
-	return index, nil, nil
+	return index, blobs, nil
+}
+
+// readScratch reads the objects git wrote into the scratch object
+// directory dir (git.Runner.ScratchObjects) for the entries got, for the
+// caller to store with its trees: an entry whose object is not there
+// names one the repository holds already.
+func readScratch(dir string, got map[string]gitformat.Entry) ([]git.Object, error) {
+	var out []git.Object
+	seen := map[string]bool{}
+	for _, e := range got {
+		if seen[e.OID] || len(e.OID) < 3 {
+			continue
+		}
+		seen[e.OID] = true
+		data, err := os.ReadFile(filepath.Join(dir, e.OID[:2], e.OID[2:]))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		kind, body, err := gitformat.ParseLoose(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s, as git wrote it aside: %w", e.OID, err)
+		}
+		out = append(out, git.Object{ID: e.OID, Type: kind, Body: body})
+	}
+	return out, nil
 }
 
 // hashInto stores the content of the present items not known yet with
@@ -206,7 +249,7 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 // index (seeded with their base entries when seed is set), and returns
 // the entries git gave them: nil when no item needed hashing; an item
 // missing from the result was gone when git looked.
-func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, seed bool) (map[string]gitformat.Entry, error) {
+func (c *Capturer) hashInto(ctx context.Context, g *git.Runner, index string, items []*named, seed bool) (map[string]gitformat.Entry, error) {
 	args := []string{"update-index", "--add", "--remove", "--replace"}
 	var paths []string
 	for _, it := range items {
@@ -222,10 +265,10 @@ func (c *Capturer) hashInto(ctx context.Context, index string, items []*named, s
 		return nil, nil
 	}
 	// A file git refuses to add is stored as it is (addPaths).
-	if err := c.addPaths(ctx, index, args, paths); err != nil {
+	if err := c.addPaths(ctx, g, index, args, paths); err != nil {
 		return nil, err
 	}
-	entries, err := c.Git.LsStage(ctx, index)
+	entries, err := g.LsStage(ctx, index)
 	if err != nil {
 		return nil, err
 	}

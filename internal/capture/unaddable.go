@@ -24,17 +24,19 @@ import (
 // device) git cannot add at all: the scan skips it (unsupportedType), and
 // the checkpoint lists it.
 
-// addPaths stores paths in index with `git update-index ARGS -z --stdin`.
+// addPaths stores paths in index with `git update-index ARGS -z --stdin`,
+// run by g (the capture's git, or one writing objects aside:
+// git.Runner.ScratchObjects).
 // When git refuses, the list is halved until the paths it refuses are
 // found, each then stored by addRaw: a refused path costs about twice the
 // logarithm of the list's length in processes, a capture without one
 // nothing more. A path addRaw cannot store either is the error: the cause
 // is not the path (a full disk, a lock), and every half would fail alike.
-func (c *Capturer) addPaths(ctx context.Context, index string, args []string, paths []string) error {
+func (c *Capturer) addPaths(ctx context.Context, g *git.Runner, index string, args []string, paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	_, err := c.Git.Run(ctx, git.Cmd{
+	_, err := g.Run(ctx, git.Cmd{
 		Args:  append(args[:len(args):len(args)], "-z", "--stdin"),
 		Index: index, Stdin: nulList(paths),
 	})
@@ -42,29 +44,29 @@ func (c *Capturer) addPaths(ctx context.Context, index string, args []string, pa
 	case err == nil:
 		return nil
 	case len(paths) == 1:
-		return c.addRaw(ctx, index, paths[0], err)
+		return c.addRaw(ctx, g, index, paths[0], err)
 	}
 	half := len(paths) / 2
-	if err := c.addPaths(ctx, index, args, paths[:half]); err != nil {
+	if err := c.addPaths(ctx, g, index, args, paths[:half]); err != nil {
 		return err
 	}
-	return c.addPaths(ctx, index, args, paths[half:])
+	return c.addPaths(ctx, g, index, args, paths[half:])
 }
 
 // addRaw stores the regular file at p in index as a blob of its bytes
 // (`hash-object --no-filters`), after git refused to add it (refused).
 // Anything else is refused's error.
-func (c *Capturer) addRaw(ctx context.Context, index, p string, refused error) error {
+func (c *Capturer) addRaw(ctx context.Context, g *git.Runner, index, p string, refused error) error {
 	fi, err := os.Lstat(filepath.Join(c.Repo.Top, p))
 	if err != nil || !fi.Mode().IsRegular() {
 		return refused
 	}
-	ids, err := c.Git.WriteBlobs(ctx, []string{p})
+	ids, err := g.WriteBlobs(ctx, []string{p})
 	if err != nil || ids[p] == "" {
 		return errors.Join(refused, err)
 	}
 	entry := git.IndexEntry{Mode: gitformat.FileMode(fi.Mode()), OID: ids[p], Path: p}
-	if err := c.Git.UpdateIndexInfo(ctx, index, []git.IndexEntry{entry}); err != nil {
+	if err := g.UpdateIndexInfo(ctx, index, []git.IndexEntry{entry}); err != nil {
 		return errors.Join(refused, err)
 	}
 	return nil

@@ -114,6 +114,9 @@ type Runner struct {
 	// refs, while OpenRefs holds it open, is the update-ref that UpdateRef
 	// asks instead of starting one.
 	refs *refSession
+	// scratch says git writes its objects into an object directory of
+	// the caller's, unsynced (ScratchObjects).
+	scratch bool
 }
 
 // Cmd is one git invocation.
@@ -305,6 +308,9 @@ func (r *Runner) command(ctx context.Context, c Cmd) *exec.Cmd {
 		}
 		if r.CaseSensitive {
 			args = append(args, "-c", "core.ignoreCase=false")
+		}
+		if r.scratch {
+			args = append(args, "-c", "core.fsync=none")
 		}
 		monitor := []string{"core.fsmonitor=false"}
 		if r.Fsmonitor.watches(c.Index) {
