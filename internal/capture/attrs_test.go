@@ -1,12 +1,15 @@
 package capture
 
 import (
+	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/gittest"
 )
 
@@ -137,5 +140,46 @@ func TestLineConverts(t *testing.T) {
 	}
 	if !attributesConvert(big) {
 		t.Errorf("an attributes file over %d bytes is read", maxAttributesBytes)
+	}
+}
+
+// TestConvertedBlobsPackedOrAdopted: where git converts, the blobs it
+// writes for a per-tool capture go into the capture's pack, but one over
+// maxPackedFile goes into the repository loose, as git would have written
+// it; neither is lost with the directory git wrote them into.
+func TestConvertedBlobsPackedOrAdopted(t *testing.T) {
+	r := gittest.NewRepoWith(t, map[string]string{".gitattributes": "*.txt text\n", "small.txt": "s\n", "big.txt": "b\n"})
+	c, j := capturerOf(t, r)
+	c.sysAttrs = []string{}
+	c.Git.Objects = git.ObjectDir(c.Git.Env, c.Repo, false) // as a workspace's runner has it
+	big := strings.Repeat("line\r\n", maxPackedFile/5+100)  // over maxPackedFile once its line ends are LF
+	write(t, filepath.Join(c.Repo.Top, "small.txt"), "small\r\n")
+	write(t, filepath.Join(c.Repo.Top, "big.txt"), big)
+	rec, err := c.Capture(context.Background(), j, Options{Reason: "tool", Only: []string{"small.txt", "big.txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Partial {
+		t.Fatal("not a partial capture")
+	}
+	loose := func(name string) bool {
+		id := r.Git("rev-parse", rec.Commit+":"+name)
+		_, err := os.Stat(filepath.Join(c.Repo.CommonDir, "objects", id[:2], id[2:]))
+		return err == nil
+	}
+	if got := r.Git("cat-file", "-p", rec.Commit+":small.txt"); got != "small" {
+		t.Errorf("small.txt stored as %q", got)
+	}
+	if loose("small.txt") {
+		t.Error("small.txt's blob is loose: it was not packed with the trees")
+	}
+	if !loose("big.txt") {
+		t.Error("big.txt's blob is not loose: a blob over maxPackedFile was packed")
+	}
+	if got := r.Git("cat-file", "-s", rec.Commit+":big.txt"); got != strconv.Itoa(len(strings.ReplaceAll(big, "\r\n", "\n"))) {
+		t.Errorf("big.txt stored with %s bytes", got)
+	}
+	if _, err := os.Stat(c.Store.Path("partial-objects")); !os.IsNotExist(err) {
+		t.Errorf("the directory git wrote the blobs into is left: %v", err)
 	}
 }

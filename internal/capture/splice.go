@@ -200,7 +200,7 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 	}
 	var blobs []git.Object
 	if g != c.Git {
-		if blobs, err = readScratch(objects, got); err != nil {
+		if blobs, err = c.readScratch(objects, got); err != nil {
 			return index, nil, err
 		}
 	}
@@ -220,10 +220,14 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 // readScratch reads the objects git wrote into the scratch object
 // directory dir (git.Runner.ScratchObjects) for the entries got, for the
 // caller to store with its trees: an entry whose object is not there
-// names one the repository holds already.
-func readScratch(dir string, got map[string]gitformat.Entry) ([]git.Object, error) {
+// names one the repository holds already. Those a pack should not hold
+// in memory (over maxPackedFile, or past maxPackedBytes in all, as
+// hashOwn) go into the repository loose, as git would have written
+// them (git.Runner.AdoptLoose).
+func (c *Capturer) readScratch(dir string, got map[string]gitformat.Entry) ([]git.Object, error) {
 	var out []git.Object
 	seen := map[string]bool{}
+	var total int64
 	for _, e := range got {
 		if seen[e.OID] || len(e.OID) < 3 {
 			continue
@@ -235,10 +239,21 @@ func readScratch(dir string, got map[string]gitformat.Entry) ([]git.Object, erro
 		} else if err != nil {
 			return nil, err
 		}
+		_, size, err := gitformat.LooseHeader(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s, as git wrote it aside: %w", e.OID, err)
+		}
+		if size > maxPackedFile || total+size > maxPackedBytes {
+			if err := c.Git.AdoptLoose(e.OID, data); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		kind, body, err := gitformat.ParseLoose(data)
 		if err != nil {
 			return nil, fmt.Errorf("%s, as git wrote it aside: %w", e.OID, err)
 		}
+		total += size
 		out = append(out, git.Object{ID: e.OID, Type: kind, Body: body})
 	}
 	return out, nil

@@ -47,6 +47,9 @@ func TestParseLooseAgreesWithGit(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", id, err)
 				}
+				if hk, size, err := LooseHeader(data); err != nil || hk != kind || size != int64(len(body)) {
+					t.Errorf("%s: the header alone says %s %d (%v), the object %s %d", id, hk, size, err, kind, len(body))
+				}
 				if want := git("", "cat-file", "-t", id); kind != want {
 					t.Errorf("%s: type %s, git says %s", id, kind, want)
 				}
@@ -85,6 +88,9 @@ func TestParseLooseRefuses(t *testing.T) {
 		if _, _, err := ParseLoose(data); err == nil {
 			t.Errorf("%s: read as sound", name)
 		}
+		if _, _, err := LooseHeader(data); err == nil && !strings.HasPrefix(name, "size too") && name != "cut short" {
+			t.Errorf("%s: its header read as sound", name)
+		}
 	}
 }
 
@@ -97,13 +103,13 @@ func FuzzParseLoose(f *testing.F) {
 	zw.Close()
 	f.Add(b.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
+		hk, size, herr := LooseHeader(data)
 		kind, body, err := ParseLoose(data)
 		if err != nil {
 			return
 		}
-		if !strings.Contains("blob tree commit tag", kind) || kind == "" {
-			t.Fatalf("type %q", kind)
+		if herr != nil || hk != kind || size != int64(len(body)) {
+			t.Fatalf("the object is %s %d, its header alone %s %d (%v)", kind, len(body), hk, size, herr)
 		}
-		_ = body
 	})
 }
