@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 	"github.com/git-checkpoint/git-checkpoint/internal/store"
@@ -223,7 +224,7 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 // names one the repository holds already. Those a pack should not hold
 // in memory (over maxPackedFile, or past maxPackedBytes in all, as
 // hashOwn) go into the repository loose, as git would have written
-// them (git.Runner.AdoptLoose).
+// them (adoptLoose).
 func (c *Capturer) readScratch(dir string, got map[string]gitformat.Entry) ([]git.Object, error) {
 	var out []git.Object
 	seen := map[string]bool{}
@@ -244,7 +245,7 @@ func (c *Capturer) readScratch(dir string, got map[string]gitformat.Entry) ([]gi
 			return nil, fmt.Errorf("%s, as git wrote it aside: %w", e.OID, err)
 		}
 		if size > maxPackedFile || total+size > maxPackedBytes {
-			if err := c.Git.AdoptLoose(e.OID, data); err != nil {
+			if err := c.adoptLoose(e.OID, data); err != nil {
 				return nil, err
 			}
 			continue
@@ -257,6 +258,26 @@ func (c *Capturer) readScratch(dir string, got map[string]gitformat.Entry) ([]gi
 		out = append(out, git.Object{ID: e.OID, Type: kind, Body: body})
 	}
 	return out, nil
+}
+
+// adoptLoose puts a loose object file's bytes (data, as git wrote them
+// aside) under id in the repository's object directory, synced before
+// and after its rename, as git's pinned core.fsync would have written
+// it: for an object too big to be held and packed (readScratch). One
+// there already is left as it is.
+func (c *Capturer) adoptLoose(id string, data []byte) error {
+	if c.Git.Objects == "" || len(id) < 3 {
+		return fmt.Errorf("no object directory to store %s in", id)
+	}
+	dir := filepath.Join(c.Git.Objects, id[:2])
+	final := filepath.Join(dir, id[2:])
+	if _, err := os.Stat(final); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	return durable.Replace(final, data, durable.How{Perm: 0o444, Sync: true, Racing: true})
 }
 
 // hashInto stores the content of the present items not known yet with

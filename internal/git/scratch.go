@@ -1,13 +1,6 @@
 package git
 
-import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
-	disk "github.com/git-checkpoint/git-checkpoint/internal/durable"
-)
+import "strings"
 
 // ScratchObjects returns a runner whose git writes the objects it makes
 // into dir, a directory of the caller's, unsynced, and finds every object
@@ -37,24 +30,4 @@ func (r *Runner) ScratchObjects(dir string) (*Runner, bool) {
 	s.Env = append(append([]string(nil), r.Env...), "GIT_OBJECT_DIRECTORY="+dir, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+alternates)
 	s.Objects, s.refs, s.scratch = "", nil, true
 	return &s, true
-}
-
-// AdoptLoose puts a loose object file's bytes (data, as git wrote them
-// aside) under id in the repository's object directory, synced before
-// and after its rename, as git's pinned core.fsync would have written
-// it: for an object too big to be held and packed. One there already is
-// left as it is.
-func (r *Runner) AdoptLoose(id string, data []byte) error {
-	if r.Objects == "" || len(id) < 3 {
-		return fmt.Errorf("no object directory to store %s in", id)
-	}
-	dir := filepath.Join(r.Objects, id[:2])
-	final := filepath.Join(dir, id[2:])
-	if _, err := os.Stat(final); err == nil {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return err
-	}
-	return disk.Replace(final, data, disk.How{Perm: 0o444, Sync: true, Racing: true})
 }
