@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -43,12 +44,13 @@ func (c *Capturer) convertsAny(dirs []string) bool {
 // maxAttributesBytes, is taken to convert. Where git then converts nothing
 // still, the capture only pays for asking it.
 func attributesConvert(name string) bool {
-	fi, err := os.Stat(name)
-	if err != nil || fi.Size() > maxAttributesBytes {
+	f, err := os.Open(name)
+	if err != nil {
 		return true
 	}
-	data, err := os.ReadFile(name)
-	if err != nil {
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxAttributesBytes+1))
+	if err != nil || len(data) > maxAttributesBytes {
 		return true
 	}
 	for line := range strings.Lines(string(data)) {

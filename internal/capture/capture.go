@@ -76,6 +76,10 @@ type Capturer struct {
 	// check reads (statcheck.go).
 	ignored []string
 	listed  bool
+	// real is the real index as sameEntries last read it, which a seed
+	// in the same capture takes while the file is still that one
+	// (readRealOnce).
+	real *realIndex
 }
 
 // Snapshot is the state of the working tree as a git tree, before it is

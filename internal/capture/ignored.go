@@ -89,15 +89,12 @@ func (c *Capturer) privateOnly() (only []string, ok bool, err error) {
 		return nil, false, nil // no object format to read with
 	}
 	hashSize := len(c.Repo.Head) / 2
-	type read struct {
-		data []byte
-		err  error
+	priv, _, err := readIndex(c.PrivateIndex())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true, nil // an empty private index holds nothing
+	} else if err != nil {
+		return nil, false, err
 	}
-	priv := make(chan read, 1)
-	go func() {
-		data, _, err := readIndex(c.PrivateIndex())
-		priv <- read{data, err}
-	}()
 	var real [][]byte
 	data, _, err := readIndex(c.Repo.Index)
 	if err == nil {
@@ -108,19 +105,11 @@ func (c *Capturer) privateOnly() (only []string, ok bool, err error) {
 			return true
 		})
 	}
-	p := <-priv
-	switch {
-	case errors.Is(p.err, fs.ErrNotExist):
-		return nil, true, nil // an empty private index holds nothing
-	case p.err != nil:
-		return nil, false, p.err
-	case errors.Is(err, fs.ErrNotExist):
-		// No real index: everything the private one holds is its own.
-	case err != nil:
+	if err != nil && !errors.Is(err, fs.ErrNotExist) { // none: all the private one holds is its own
 		return nil, false, nil
 	}
 	i := 0
-	err = gitformat.ParseIndex(p.data, hashSize, func(e *gitformat.IndexEntry) bool {
+	err = gitformat.ParseIndex(priv, hashSize, func(e *gitformat.IndexEntry) bool {
 		for i < len(real) && bytes.Compare(real[i], e.Path) < 0 {
 			i++
 		}

@@ -235,7 +235,7 @@ func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded
 	priv := c.PrivateIndex()
 	copied := priv + ".seed"
 	defer os.Remove(copied)
-	real, err := c.readReal(ctx, copied, true)
+	real, err := c.readRealOnce(ctx, copied)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Unborn repository with nothing staged: start empty, and never
 		// create a real index.
@@ -330,7 +330,24 @@ func (c *Capturer) dropMonitorState(ctx context.Context, index string) error {
 // never by git: this is asked before a capture that may start none.
 func (c *Capturer) sameEntries(st *indexState) bool {
 	real, err := c.readReal(context.Background(), "", false)
+	c.real = real
 	return err == nil && c.keep(st, real)
+}
+
+// readRealOnce is readReal for a seed, which takes the real index
+// sameEntries read earlier in this capture when the file and the exclude
+// file are still the ones it read: their entries changed, and reading 9
+// MB again at 100,000 files cost the re-seed about 20 ms.
+func (c *Capturer) readRealOnce(ctx context.Context, copied string) (*realIndex, error) {
+	if r := c.real; r != nil {
+		c.real = nil
+		if fingerprint(c.Repo.Index) == fingerprintOf(r.fi) && c.excludeFingerprint() == r.exclude {
+			c.Git.Tracef("seed: the real index as the check before read it")
+			r.start = time.Now()
+			return r, nil
+		}
+	}
+	return c.readReal(ctx, copied, true)
 }
 
 // realIndex is the real index as a seed reads it once: its bytes, their

@@ -186,10 +186,10 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 	// git writes the blobs aside, unsynced, and they go into the pack
 	// with the trees (git.Runner.ScratchObjects); one a killed capture
 	// left there goes now.
-	g, objects := c.Git, c.Store.Path("partial-objects")
+	g, objects, aside := c.Git, c.Store.Path("partial-objects"), false
 	os.RemoveAll(objects)
 	if s, ok := c.Git.ScratchObjects(objects); ok && os.Mkdir(objects, 0o777) == nil {
-		g = s
+		g, aside = s, true
 		defer os.RemoveAll(objects)
 	}
 	got, err := c.hashInto(ctx, g, index, items, true)
@@ -200,7 +200,7 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 		return index, nil, err
 	}
 	var blobs []git.Object
-	if g != c.Git {
+	if aside {
 		if blobs, err = c.readScratch(objects, got); err != nil {
 			return index, nil, err
 		}
