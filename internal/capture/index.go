@@ -233,7 +233,7 @@ func (c *Capturer) excludeFingerprint() string {
 // by its own scans, so they need nothing from the real index's.
 func (c *Capturer) seed(ctx context.Context, st *indexState, force bool) (seeded bool, err error) {
 	priv := c.PrivateIndex()
-	copied := priv + ".seed"
+	copied := c.Store.SeedIndex()
 	defer os.Remove(copied)
 	real, err := c.readRealOnce(ctx, copied)
 	if errors.Is(err, fs.ErrNotExist) {

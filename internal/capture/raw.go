@@ -349,7 +349,7 @@ func (c *Capturer) rawTree(ctx context.Context, st *indexState) (string, error) 
 	for p, e := range st.Raw {
 		entries = append(entries, git.IndexEntry{Mode: e.Mode, OID: e.OID, Path: p})
 	}
-	index := c.Store.Path("rawindex")
+	index := c.Store.RawIndex()
 	os.Remove(index)
 	defer os.Remove(index)
 	if err := c.Git.UpdateIndexInfo(ctx, index, entries); err != nil {

@@ -181,7 +181,7 @@ func (c *Capturer) hashNamed(ctx context.Context, items []*named, may bool, hexL
 			return "", blobs, nil
 		}
 	}
-	index := c.Store.Path("partial-index")
+	index := c.Store.PartialIndex()
 	os.Remove(index)
 	// git writes the blobs aside, unsynced, and they go into the pack
 	// with the trees (git.Runner.ScratchObjects); one a killed capture

@@ -137,7 +137,7 @@ func (r *Rewinder) saveIndex(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fault.Wrap(err, fault.FailedIO, "cannot read the index")
 	}
-	copyPath := r.Store.Path("index.before-reset")
+	copyPath := r.Store.ResetIndex()
 	defer os.Remove(copyPath)
 	if err := os.WriteFile(copyPath, data, 0o644); err != nil {
 		return "", fault.Wrap(err, fault.FailedIO, "cannot copy the index")

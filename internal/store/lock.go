@@ -67,10 +67,10 @@ func (s *Store) held(fl *flock.Flock) func() {
 		f.WriteAt([]byte(fmt.Sprintf("%-19d\n", os.Getpid())), 0)
 		f.Close()
 	}
-	// No command of ours writes the private index now (every writer
-	// holds this lock), so an index.lock beside it was left by a killed
-	// capture, and would make every later one fail.
-	s.settleIndexLock()
+	// No command of ours writes the private index or its scratch
+	// indexes now (every writer holds this lock), so a lock beside one
+	// was left by a killed capture, and would make every later one fail.
+	s.settleIndexLocks()
 	return func() {
 		if s.Git != nil {
 			s.Git.Aside.Settle()

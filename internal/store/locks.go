@@ -26,10 +26,11 @@ import (
 // next number (NextN); a lock is removed only once it is older than
 // StaleAfter (NextN, Prune, doctor --fix). The private index's lock,
 // which every capture needs, is settled when the store lock is taken
-// (settleIndexLock): an orphaned git still writing the private index
-// (its command was killed alone, with SIGKILL) is waited for, since it
-// renames index.lock into place at its end, and would rename a new
-// capture's own index.lock if that one had been removed from under it.
+// (settleIndexLocks), and so are the scratch indexes' beside it, which a
+// capture needs as often: an orphaned git still writing one (its command
+// was killed alone, with SIGKILL) is waited for, since it renames
+// NAME.lock into place at its end, and would rename a new capture's own
+// NAME.lock if that one had been removed from under it.
 
 // StaleAfter is the age past which a lock under refs/checkpoints/ or in
 // the state directory is taken for one a killed command left. git holds
@@ -66,6 +67,23 @@ func (l LockFile) Stale() bool {
 // PrivateIndex is the private index captures write (DESIGN 4), in the
 // state directory.
 func (s *Store) PrivateIndex() string { return s.Path("index") }
+
+// The scratch indexes commands of ours have git write beside the private
+// one, each made anew under the store lock: the raw overlay's tree
+// (RawIndex), the files a partial capture has git hash (PartialIndex),
+// the copy of the real index a seed cleans before it becomes the private
+// one (SeedIndex), and the copy of the real index whose tree a rewind
+// with --reset-head keeps (ResetIndex).
+func (s *Store) RawIndex() string     { return s.Path("rawindex") }
+func (s *Store) PartialIndex() string { return s.Path("partial-index") }
+func (s *Store) SeedIndex() string    { return s.Path("index.seed") }
+func (s *Store) ResetIndex() string   { return s.Path("index.before-reset") }
+
+// indexes are the indexes only commands of ours write, under the store
+// lock: a lock beside one is a killed command's (settleIndexLocks).
+func (s *Store) indexes() []string {
+	return []string{s.PrivateIndex(), s.RawIndex(), s.PartialIndex(), s.SeedIndex(), s.ResetIndex()}
+}
 
 // refLock is the lock file git makes to write checkpoint n's ref (the
 // files backend's: a loose ref's path with ".lock").
@@ -212,25 +230,28 @@ func (s *Store) RemoveStaleLocks() ([]LockFile, error) {
 	return removed, nil
 }
 
-// settleIndexLock removes the private index's lock, which a killed
-// capture left, once nothing has it open: a git still writing it (an
-// orphan of a command killed alone) is waited for, up to a minute.
-// Where open files cannot be seen (not Linux), it waits until the lock
-// is StaleAfter old, which only a command killed there pays. The caller
-// has just taken the store lock.
-func (s *Store) settleIndexLock() {
-	path := s.PrivateIndex() + ".lock"
+// settleIndexLocks removes the locks beside the indexes only our
+// commands write (indexes), which a killed capture left, once nothing has
+// them open: a git still writing one (an orphan of a command killed
+// alone) is waited for, up to a minute in all. Where open files cannot
+// be seen (not Linux), it waits until a lock is StaleAfter old, which
+// only a command killed there pays. The caller has just taken the store
+// lock.
+func (s *Store) settleIndexLocks() {
 	deadline := time.Now().Add(SharedStaleAfter)
-	for {
-		fi, err := os.Lstat(path)
-		if err != nil {
-			return // none, or the orphan finished and renamed it
+	for _, index := range s.indexes() {
+		path := index + ".lock"
+		for {
+			fi, err := os.Lstat(path)
+			if err != nil {
+				break // none, or the orphan finished and renamed it
+			}
+			open, known := openBySome(path)
+			if (known && !open) || (!known && time.Since(fi.ModTime()) > StaleAfter) || time.Now().After(deadline) {
+				os.Remove(path)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		open, known := openBySome(path)
-		if (known && !open) || (!known && time.Since(fi.ModTime()) > StaleAfter) || time.Now().After(deadline) {
-			os.Remove(path)
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
