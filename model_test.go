@@ -367,19 +367,42 @@ func (m *model) checkpoint(named []string) error {
 	if r.code != 0 {
 		return fmt.Errorf("git checkpoint: exit %d: %s", r.code, r.stderr)
 	}
-	var rec struct {
-		ID      string `json:"id"`
-		Commit  string `json:"commit"`
-		Skipped []struct {
-			Path, Reason string
-		} `json:"skipped"`
-	}
+	var rec checkpointDoc
 	if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
 		return fmt.Errorf("git checkpoint --json: %v: %s", err, r.stdout)
 	}
 	if err := m.same(before, state); err != nil {
 		return fmt.Errorf("the checkpoint changed something: %w", err)
 	}
+	if err := m.holdsVisible(rec); err != nil {
+		return err
+	}
+	want, err := m.visible()
+	if err != nil {
+		return err
+	}
+	for _, sk := range rec.Skipped {
+		delete(want, sk.Path)
+	}
+	m.snaps = append(m.snaps, snapshot{id: rec.ID, files: want})
+	m.dirty = map[string]bool{}
+	return nil
+}
+
+// checkpointDoc is what `git checkpoint --json` and `list --json` say of
+// a checkpoint.
+type checkpointDoc struct {
+	ID      string `json:"id"`
+	Commit  string `json:"commit"`
+	Skipped []struct {
+		Path, Reason string
+	} `json:"skipped"`
+}
+
+// holdsVisible checks that the checkpoint rec holds the tree git sees
+// now: what `git add -A` would take, whatever took the checkpoint (a
+// scan, the paths a tool named, a rewind's capture after it).
+func (m *model) holdsVisible(rec checkpointDoc) error {
 	want, err := m.visible()
 	if err != nil {
 		return err
@@ -402,16 +425,6 @@ func (m *model) checkpoint(named []string) error {
 	if d := diffFiles(want, got); d != "" {
 		return fmt.Errorf("%s holds what git does not see as the tree (was: what git sees, now: the checkpoint):\n%s", rec.ID, d)
 	}
-	if m.converts {
-		if want, err = m.visible(); err != nil {
-			return err
-		}
-		for _, sk := range rec.Skipped {
-			delete(want, sk.Path)
-		}
-	}
-	m.snaps = append(m.snaps, snapshot{id: rec.ID, files: want})
-	m.dirty = map[string]bool{}
 	return nil
 }
 
@@ -569,6 +582,15 @@ func (m *model) rewind(s snapshot, paths []string, written string) error {
 		// A rewind with nothing to write records none: an undo then
 		// undoes the one before.
 		m.undoable = before
+		// Its checkpoint after, the newest, is of the tree it left.
+		l := run(m.t, m.dir, m.env, "git", "checkpoint", "list", "--json")
+		var list struct{ Checkpoints []checkpointDoc }
+		if err := json.Unmarshal([]byte(l.stdout), &list); err != nil || len(list.Checkpoints) == 0 {
+			return fmt.Errorf("git checkpoint list --json: %v: %s", err, l.stdout)
+		}
+		if err := m.holdsVisible(list.Checkpoints[0]); err != nil {
+			return fmt.Errorf("after the rewind to %s: %w", s.id, err)
+		}
 	}
 	m.dirty["*"] = true
 	return nil
