@@ -153,7 +153,7 @@ func (c *Capturer) snapshot(ctx context.Context, j *store.Journal, b budget) (sn
 		// index (ignored.go). Where the indexes are not read here, a
 		// re-seed drops it, and a second scan finds the rest.
 		var ok bool
-		if ignoredNow, ok, err = c.ignoredNow(ctx, st); err != nil {
+		if ignoredNow, ok, err = c.ignoredNow(ctx, st, nil); err != nil {
 			return nil, err
 		}
 		if ok {

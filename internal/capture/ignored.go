@@ -50,13 +50,18 @@ func (c *Capturer) ignoreRulesChanged(st *indexState, entries []entry) bool {
 //
 // Before, a changed .gitignore re-seeded the private index, which meant a
 // second scan, every untracked file hashed again and the whole index
-// rewritten (docs/speed.md, "A changed ignore rule: one scan"). Here both
+// rewritten (docs/speed.md, "A changed ignore rule"). Here both
 // indexes are read without git, and one check-ignore asks about the few
 // paths only the private index holds. ok is false where either index is
 // one gitformat does not read (HEAD unborn, a split or sparse index): the
 // caller re-seeds.
-func (c *Capturer) ignoredNow(ctx context.Context, st *indexState) (paths []string, ok bool, err error) {
-	only, ok, err := c.privateOnly()
+//
+// also are more paths to ask about where the real index does not hold
+// them: a partial capture's base holds the files a scan took without
+// writing them into the private index (st.Pending), which a scan need not
+// ask about, since it lists each one that is not ignored.
+func (c *Capturer) ignoredNow(ctx context.Context, st *indexState, also []string) (paths []string, ok bool, err error) {
+	only, ok, err := c.privateOnly(also)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
@@ -80,19 +85,19 @@ func (c *Capturer) ignoredNow(ctx context.Context, st *indexState) (paths []stri
 	return paths, true, nil
 }
 
-// privateOnly lists, sorted, the paths the private index holds and the
-// real one does not. Both are in git's order (by the bytes of the path),
-// so one pass over each finds them. ok is false where either is one
-// gitformat does not read.
-func (c *Capturer) privateOnly() (only []string, ok bool, err error) {
+// privateOnly lists, sorted, the paths the private index or also holds
+// and the real one does not. Both indexes are in git's order (by the bytes
+// of the path), so one pass over each finds them. ok is false where either
+// is one gitformat does not read.
+func (c *Capturer) privateOnly(also []string) (only []string, ok bool, err error) {
 	if len(c.Repo.Head) == 0 {
 		return nil, false, nil // no object format to read with
 	}
 	hashSize := len(c.Repo.Head) / 2
 	priv, _, err := readIndex(c.PrivateIndex())
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) && len(also) == 0 {
 		return nil, true, nil // an empty private index holds nothing
-	} else if err != nil {
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, false, err
 	}
 	var real [][]byte
@@ -109,17 +114,31 @@ func (c *Capturer) privateOnly() (only []string, ok bool, err error) {
 		return nil, false, nil
 	}
 	i := 0
-	err = gitformat.ParseIndex(priv, hashSize, func(e *gitformat.IndexEntry) bool {
-		for i < len(real) && bytes.Compare(real[i], e.Path) < 0 {
-			i++
-		}
-		if i < len(real) && bytes.Equal(real[i], e.Path) {
+	if priv != nil {
+		err = gitformat.ParseIndex(priv, hashSize, func(e *gitformat.IndexEntry) bool {
+			for i < len(real) && bytes.Compare(real[i], e.Path) < 0 {
+				i++
+			}
+			if i < len(real) && bytes.Equal(real[i], e.Path) {
+				return true
+			}
+			if n := len(only); n == 0 || only[n-1] != string(e.Path) {
+				only = append(only, string(e.Path))
+			}
 			return true
+		})
+		if err != nil {
+			return nil, false, nil
 		}
-		if n := len(only); n == 0 || only[n-1] != string(e.Path) {
-			only = append(only, string(e.Path))
+	}
+	if len(also) == 0 {
+		return only, true, nil
+	}
+	for _, p := range also {
+		if _, tracked := slices.BinarySearchFunc(real, p, func(r []byte, p string) int { return strings.Compare(string(r), p) }); !tracked {
+			only = append(only, p)
 		}
-		return true
-	})
-	return only, err == nil, nil
+	}
+	slices.Sort(only)
+	return slices.Compact(only), true, nil
 }

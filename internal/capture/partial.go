@@ -38,8 +38,9 @@ const maxPartial = 5000
 // along each path; no other tree is read.
 //
 // Whenever a path is one the surgery does not handle exactly (a directory,
-// a symlink or file on its way, a nested repository, a .git component) or
-// there is no newest checkpoint to build on, it falls back to a full scan,
+// a symlink or file on its way, a nested repository, a .git component, a
+// .gitattributes, a .gitignore without expect.Hidden) or there is no
+// newest checkpoint to build on, it falls back to a full scan,
 // so the result is never wrong, only sometimes slower. The private index
 // is not touched: the next full scan finds these paths changed and hashes
 // them again.
@@ -75,6 +76,11 @@ type Expect struct {
 	// holds (a rewind's target's files), which the capture does not count
 	// as new content (budget).
 	Stored map[string]bool
+	// Hidden, when set, is what the ignore rules hid before the caller
+	// wrote the named paths (a rewind's, taken before it wrote): with
+	// it, a .gitignore among them needs no full scan, since only the
+	// files it lists can have come into the tree (rulesChanged).
+	Hidden *Hidden
 }
 
 func (e *Expect) stored() map[string]bool {
@@ -104,37 +110,62 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	}
 	var items []*named
 	seen := map[string]bool{}
-	for _, p := range paths {
+	rules := false // a .gitignore among the paths
+	add := func(p string) bool {
 		rel, inside, ok := c.fromTop(p)
 		if !ok {
-			return nil, false, nil
+			return false
 		}
 		if !inside || seen[rel] {
-			continue
+			return true
 		}
-		if name := path.Base(rel); name == ".gitignore" || name == ".gitattributes" {
-			// Either can change how every other path is captured
-			// (ignored, converted): only a scan applies that.
-			return nil, false, nil
+		switch path.Base(rel) {
+		case ".gitattributes":
+			// It can change how every other path is converted: only
+			// a scan applies that.
+			return false
+		case ".gitignore":
+			// It can change which paths are ignored: a scan applies
+			// that, unless the caller listed what was hidden before.
+			if expect == nil || expect.Hidden == nil {
+				return false
+			}
+			rules = true
 		}
 		seen[rel] = true
 		it, ok := c.probe(rel)
-		if !ok {
+		if ok {
+			items = append(items, it)
+		}
+		return ok
+	}
+	for _, p := range paths {
+		if !add(p) {
 			return nil, false, nil
 		}
-		items = append(items, it)
 	}
 	if len(items) == 0 {
 		// Every name was outside the tree: nothing in it changed.
 		return &Snapshot{Partial: true, Known: true, Tree: base.Tree, Skipped: base.Skipped, Submodules: base.Submodules}, true, nil
 	}
 	st := c.loadState()
+	if rules {
+		more, ok, err := c.rulesChanged(ctx, st, base.Tree, expect.Hidden)
+		if err != nil || !ok || len(items)+len(more) > maxPartial {
+			return nil, false, err
+		}
+		for _, p := range more {
+			if !add(p) {
+				return nil, false, nil
+			}
+		}
+	}
 	// The ignore rules are asked beside the reading of the base's trees:
 	// neither depends on the other, and parallel hooks wait for each
 	// other's captures on the store lock, so every process taken off the
 	// path of one capture shortens the queue.
 	planned, ok := expect.baseOf(base.Tree, items), true
-	ignoredc := c.ignoredAsync(ctx, items, st, planned)
+	ignoredc := c.ignoredAsync(ctx, items, st, planned && !rules)
 	var sp *splice
 	var err error
 	if !planned {
@@ -303,12 +334,12 @@ type ignoredResult struct {
 
 // ignoredAsync marks the skip-worktree paths and starts asking the ignore
 // rules about the others that exist, for screen. planned says the items'
-// base entries are the caller's plan's (Expect.baseOf): a path the base
-// holds is then not asked about, since the base is the tree a full scan
-// took moments ago under the same rules (a rewind's safety checkpoint),
-// which held no ignored file it did not track. The rules cannot have
-// changed since through the named paths: a .gitignore among them makes
-// the capture a full scan.
+// base entries are the caller's plan's (Expect.baseOf) and the rules are
+// the base's: a path the base holds is then not asked about, since the
+// base is the tree a full scan took moments ago under the same rules (a
+// rewind's safety checkpoint), which held no ignored file it did not
+// track. A .gitignore among the named paths changes the rules: the caller
+// says false then.
 func (c *Capturer) ignoredAsync(ctx context.Context, items []*named, st *indexState, planned bool) <-chan ignoredResult {
 	var check []string
 	for _, it := range items {

@@ -68,6 +68,7 @@ func (r *Rewinder) apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	r.Git.OpenRefs(ctx)
 	defer r.Git.CloseRefs()
 	staged := stageAside(ctx, applier, pr.Plan)
+	hidden := r.hiddenAside(ctx, pr.Plan)
 	endSafety := r.Git.Phase("safety checkpoint")
 	safety, err := r.Capture.Commit(ctx, pr.Journal, pr.Snap, safetyOptions(pr.Target, keepIndex))
 	st, stageErr := staged()
@@ -131,6 +132,7 @@ func (r *Rewinder) apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 		return nil, ended(fault.Wrap(err, fault.FailedIO, "the rewind stopped before it changed anything"))
 	}
 	r.sealAfter(ctx, pr)
+	h := hidden() // the rules before any file is written
 	stop := r.progress("restoring " + pr.Target.ID)
 	err = applier.Apply(ctx, pr.Plan, st, safety.ID)
 	stop()
@@ -151,7 +153,7 @@ func (r *Rewinder) apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 		}
 		return nil, err
 	}
-	after, scannedPlanOnly, err := r.captureAfter(ctx, pr, applier)
+	after, scannedPlanOnly, err := r.captureAfter(ctx, pr, applier, h)
 	if err != nil {
 		// Every file is in place: the rewind ended, unverified, and is
 		// not left "interrupted" to refuse the next one. Its safety
@@ -215,15 +217,18 @@ func stageAside(ctx context.Context, a *restore.Applier, p *restore.Plan) (wait 
 // checkpoint is recorded as a whole one (planOnly says it scanned the
 // plan's paths only): marked partial, every rewind's own checkpoint would
 // carry a warning nobody can act on.
-func (r *Rewinder) captureAfter(ctx context.Context, pr *Prepared, a *restore.Applier) (after *store.Record, planOnly bool, err error) {
+func (r *Rewinder) captureAfter(ctx context.Context, pr *Prepared, a *restore.Applier, h *capture.Hidden) (after *store.Record, planOnly bool, err error) {
 	end := r.Git.Phase("capture after")
 	defer end()
 	if err := r.Fail.At("after"); err != nil {
 		return nil, false, err
 	}
-	snap, err := r.Capture.SnapshotPaths(ctx, pr.Journal, pr.Plan.Paths(), expectAfter(pr.Plan))
+	exp := expectAfter(pr.Plan)
+	exp.Hidden = h
+	snap, err := r.Capture.SnapshotPaths(ctx, pr.Journal, pr.Plan.Paths(), exp)
 	if err == nil {
-		planOnly = snap.Partial
+		// With the rules changed, paths beyond the plan's can come or go.
+		planOnly = snap.Partial && h == nil
 		snap.Partial = false
 		after, err = r.Capture.Commit(ctx, pr.Journal, snap, afterOptions(pr.Target))
 	}
