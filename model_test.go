@@ -87,7 +87,7 @@ var modelNames = []string{
 
 var modelContents = []string{"one\n", "two\r\nlines\r\n", "\x00\x01binary\xff", "", "#!/bin/sh\necho hi\n"}
 
-var modelIgnores = []string{"", "*.log\n", "build/\n", "*.log\nbuild/\n", "x\n", "dir/sub/\n"}
+var modelIgnores = []string{"", "*.log\n", "build/\n", "*.log\nbuild/\n", "x\n", "dir/sub/\n", "/x\n/deep/a/\n", "*.txt\n!a.txt\n"}
 
 // Attributes that make git convert what it stores (line endings, an
 // encoding a file may not be in), ones that convert nothing, which leave
@@ -381,9 +381,7 @@ func (m *model) checkpoint(named []string) error {
 	if err != nil {
 		return err
 	}
-	for _, sk := range rec.Skipped {
-		delete(want, sk.Path)
-	}
+	rec.dropSkipped(want)
 	m.snaps = append(m.snaps, snapshot{id: rec.ID, files: want})
 	m.dirty = map[string]bool{}
 	return nil
@@ -392,11 +390,21 @@ func (m *model) checkpoint(named []string) error {
 // checkpointDoc is what `git checkpoint --json` and `list --json` say of
 // a checkpoint.
 type checkpointDoc struct {
-	ID      string `json:"id"`
-	Commit  string `json:"commit"`
-	Skipped []struct {
-		Path, Reason string
-	} `json:"skipped"`
+	ID      string    `json:"id"`
+	Commit  string    `json:"commit"`
+	Skipped []pathDoc `json:"skipped"`
+}
+
+// dropSkipped deletes from files the paths rec skipped, and those below
+// a directory it skipped.
+func (rec checkpointDoc) dropSkipped(files map[string]string) {
+	for _, sk := range rec.Skipped {
+		for p := range files {
+			if name := sk.name(); p == name || strings.HasPrefix(p, name+"/") {
+				delete(files, p)
+			}
+		}
+	}
 }
 
 // holdsVisible checks that the checkpoint rec holds the tree git sees
@@ -413,10 +421,10 @@ func (m *model) holdsVisible(rec checkpointDoc) error {
 	}
 	// A file the checkpoint says it skipped (too big, of a kind git
 	// cannot hold) is in neither; a rewind to it must leave such a path.
-	for _, sk := range rec.Skipped {
-		delete(want, sk.Path)
-		delete(got, sk.Path)
-	}
+	// A rewind's captures name a directory of new files left out whole
+	// (too_big_total).
+	rec.dropSkipped(want)
+	rec.dropSkipped(got)
 	if m.converts {
 		// Blobs hold what git stores; the bytes are checked when a
 		// rewind brings them back.
@@ -429,19 +437,25 @@ func (m *model) holdsVisible(rec checkpointDoc) error {
 }
 
 type leftDoc struct {
-	Path, Reason string
-	Kept         string `json:"kept"` // a file kept aside, changed_during_rewind
+	pathDoc
+	Reason string
+	Kept   string `json:"kept"` // a file kept aside, changed_during_rewind
+}
+
+// pathDoc is a path as --json gives it.
+type pathDoc struct {
+	Path string
 	// PathBase64 holds the bytes of a name that is not UTF-8, which
 	// Path cannot (see name).
 	PathBase64 []byte `json:"path_base64"`
 }
 
 // name is the path's exact bytes.
-func (l leftDoc) name() string {
-	if l.PathBase64 != nil {
-		return string(l.PathBase64)
+func (p pathDoc) name() string {
+	if p.PathBase64 != nil {
+		return string(p.PathBase64)
 	}
-	return l.Path
+	return p.Path
 }
 
 type rewindDoc struct {
