@@ -63,8 +63,8 @@ func (s *IgnoreScope) Change(dir string, old, new []byte) {
 	}
 }
 
-// Pathspecs are the paths of s, sorted, none below another; nil when the
-// scope is the whole tree.
+// Pathspecs are the paths of s, sorted, none below another: none when
+// the scope is empty, and none either when it is the whole tree (All).
 func (s *IgnoreScope) Pathspecs() []string {
 	if s.All {
 		return nil
@@ -79,19 +79,6 @@ func (s *IgnoreScope) Pathspecs() []string {
 		out = append(out, p)
 	}
 	return out
-}
-
-// Holds reports whether p (from the top) is in the scope.
-func (s *IgnoreScope) Holds(p string) bool {
-	if s.All {
-		return true
-	}
-	for _, d := range s.Paths {
-		if p == d || strings.HasPrefix(p, d+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 // ignoreLines are the rules of a .gitignore as git reads them: a UTF-8
