@@ -5,7 +5,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 )
@@ -25,6 +24,11 @@ type Hidden struct {
 // command line: past it, the capture after is a full scan.
 const maxHiddenBytes = 256 << 10
 
+// maxScopePaths bounds the paths of an IgnoreScope asked about one by one
+// (a .gitignore written by a tool can hold thousands of rules): past it,
+// the whole tree is.
+const maxScopePaths = 1000
+
 // Hidden lists what the ignore rules hide now within scope, where the
 // caller is about to change them. The last scan's list serves when it
 // made one (a whole scan, wholeStatus); otherwise one walk of the
@@ -33,13 +37,14 @@ const maxHiddenBytes = 256 << 10
 // where the list would be too long for a command line or a directory
 // could not be read (the full scan records it as skipped).
 func (c *Capturer) Hidden(ctx context.Context, scope *IgnoreScope) (*Hidden, error) {
-	if !c.Git.CaseSensitive {
-		// Under core.ignoreCase a rule matches names the scope's
-		// literal paths do not.
-		scope = &IgnoreScope{All: true}
-	}
 	specs := scope.Pathspecs()
-	entries := slices.Clone(c.ignored)
+	if !c.Git.CaseSensitive || len(specs) > maxScopePaths {
+		// Under core.ignoreCase a rule matches names the scope's
+		// literal paths do not; past maxScopePaths, the command line
+		// would be long for little gain.
+		scope, specs = &IgnoreScope{All: true}, nil
+	}
+	entries := slices.DeleteFunc(slices.Clone(c.ignored), func(e string) bool { return !scope.touches(e) })
 	if !c.listed && (scope.All || len(specs) > 0) {
 		var warnings bytes.Buffer
 		out, err := c.Git.Run(ctx, git.Cmd{
@@ -53,7 +58,7 @@ func (c *Capturer) Hidden(ctx context.Context, scope *IgnoreScope) (*Hidden, err
 		if warnings.Len() > 0 {
 			return nil, nil
 		}
-		entries = strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })
+		entries = git.SplitNUL(out)
 	}
 	size := 0
 	for _, e := range entries {
@@ -82,7 +87,7 @@ func (c *Capturer) revealed(ctx context.Context, h *Hidden) (paths []string, ok 
 	if err != nil || warnings.Len() > 0 {
 		return nil, false, err
 	}
-	paths = strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })
+	paths = git.SplitNUL(out)
 	c.Git.Tracef("hidden: %d ignored paths asked about, %d files no longer ignored", len(h.entries), len(paths))
 	return paths, true, nil
 }

@@ -55,12 +55,26 @@ func (s *IgnoreScope) Change(dir string, old, new []byte) {
 		switch {
 		case !ok:
 			continue
-		case p == "":
+		case p == "" || !local(p):
+			// A "." or ".." in a rule matches no path git lists
+			// (and would name one outside the tree): the whole
+			// directory, as for any rule not read further.
 			s.Dir(dir)
 		default:
 			s.Paths = append(s.Paths, path.Join(dir, p))
 		}
 	}
+}
+
+// local reports whether p is a path below its directory with no "." or
+// ".." component.
+func local(p string) bool {
+	for _, c := range strings.Split(p, "/") {
+		if c == "" || c == "." || c == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // Pathspecs are the paths of s, sorted, none below another: none when
@@ -70,7 +84,8 @@ func (s *IgnoreScope) Pathspecs() []string {
 		return nil
 	}
 	ps := slices.Clone(s.Paths)
-	slices.Sort(ps)
+	// Sorted as directories, so that "a/b" follows "a" and not "a b".
+	slices.SortFunc(ps, func(a, b string) int { return strings.Compare(a+"/", b+"/") })
 	out := ps[:0]
 	for _, p := range ps {
 		if n := len(out); n > 0 && (p == out[n-1] || strings.HasPrefix(p, out[n-1]+"/")) {
@@ -79,6 +94,22 @@ func (s *IgnoreScope) Pathspecs() []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// touches reports whether the path e (an ignored directory as "dir/")
+// can hold what s holds or be held by it: the entries of a listing made
+// before the rules changed that they can show.
+func (s *IgnoreScope) touches(e string) bool {
+	if s.All {
+		return true
+	}
+	e = strings.TrimSuffix(e, "/")
+	for _, d := range s.Paths {
+		if e == d || strings.HasPrefix(e, d+"/") || strings.HasPrefix(d, e+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // ignoreLines are the rules of a .gitignore as git reads them: a UTF-8

@@ -28,6 +28,7 @@ func TestPatternPrefix(t *testing.T) {
 		"/a/b\\*":       "a",
 		"a/b\\ ":        "a",
 		"/a/b   ":       "a/b",
+		"../x/*.tmp":    "../x",
 	} {
 		got, ok := patternPrefix(line)
 		if !ok || got != want {
@@ -52,6 +53,16 @@ func TestIgnoreScopeTrims(t *testing.T) {
 	if sub.All || !slices.Equal(sub.Pathspecs(), []string{"web"}) || !inScope(&sub, "web/x.tmp") || inScope(&sub, "webx") {
 		t.Errorf("scope %+v, want web", sub)
 	}
+	var odd IgnoreScope
+	odd.Change("", nil, []byte("../x/*.tmp\n./y\n"))
+	if !odd.All {
+		t.Errorf("scope %+v of rules with . or .., which name no path below: want the whole tree", odd)
+	}
+	var sorted IgnoreScope
+	sorted.Change("", nil, []byte("/a\n/a b\n/a/b\n"))
+	if got := sorted.Pathspecs(); !slices.Equal(got, []string{"a b", "a"}) { // in the order of "a b/", "a/"
+		t.Errorf("pathspecs %q, want a and a b (a/b is below a)", got)
+	}
 	var same IgnoreScope
 	same.Change("", []byte("a\n\n# c\nb\n"), []byte("a\nb\n"))
 	if same.All || len(same.Pathspecs()) != 0 {
@@ -64,7 +75,8 @@ func TestIgnoreScopeTrims(t *testing.T) {
 // the rules and not under the other is in the scope of the change.
 func TestIgnoreScopeAgreesWithGit(t *testing.T) {
 	rules := []string{"*.log", "/dist/", "dist/", "!keep.log", "a/", "/a/b/", "a/b/*.o", "b", "/b/c.log",
-		"!/dist/x.o", "**/c", "a/**/d.o", "x.*", "/x.o", "!a/b", "#c", "", "c/", "[ab]/c", "d\\*", "/a/c\\?"}
+		"!/dist/x.o", "**/c", "a/**/d.o", "x.*", "/x.o", "!a/b", "#c", "", "c/", "[ab]/c", "d\\*", "/a/c\\?",
+		"/web/", "!/web", "web/a/", "/x.o\r", "/x.o  ", "a/b ", "../a/b", "./x.o"}
 	names := []string{"a/b/c.log", "a/b/x.o", "a/c/d.o", "a/d.o", "b/c.log", "b/keep.log", "dist/x.o", "dist/y.js",
 		"c/x.log", "x.o", "keep.log", "a/b/c/d.o", "d*", "a/c?", "web/dist/x.o", "web/a/b/x.o"}
 	r := rand.New(rand.NewSource(7))
@@ -76,7 +88,7 @@ func TestIgnoreScopeAgreesWithGit(t *testing.T) {
 		return []byte(b.String())
 	}
 	changed := 0
-	for i := 0; i < 60; i++ {
+	for i := 0; i < 100; i++ {
 		files := map[string]string{}
 		for _, n := range names {
 			if r.Intn(3) > 0 {

@@ -151,8 +151,13 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	st := c.loadState()
 	if rules {
 		more, ok, err := c.rulesChanged(ctx, st, base.Tree, expect.Hidden)
+		if err != nil {
+			// A full scan finds what the question would have: before
+			// Hidden, it always did.
+			c.Git.Tracef("hidden: %v; a full scan instead", err)
+		}
 		if err != nil || !ok || len(items)+len(more) > maxPartial {
-			return nil, false, err
+			return nil, false, nil
 		}
 		for _, p := range more {
 			if !add(p) {

@@ -54,7 +54,7 @@ func (r *Runner) ConfigGet(ctx context.Context, key string) (value string, ok bo
 
 func parseConfig(out []byte) []ConfigEntry {
 	var entries []ConfigEntry
-	items := splitNUL(out)
+	items := SplitNUL(out)
 	for i := 0; i+2 < len(items); i += 3 {
 		key, val, _ := strings.Cut(items[i+2], "\n")
 		if key != "" {

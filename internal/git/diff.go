@@ -67,7 +67,7 @@ func (r *Runner) DiffTree(ctx context.Context, from, to string, opts DiffTreeOpt
 		return nil, err
 	}
 	var entries []DiffEntry
-	recs := splitNUL(out)
+	recs := SplitNUL(out)
 	for len(recs) > 0 {
 		e, rest, err := nextDiffEntry(recs, opts.Format)
 		if err != nil {

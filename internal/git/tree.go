@@ -69,7 +69,7 @@ func parseLsTree(out []byte) ([]TreeEntry, error) {
 // the fields before it hold none. An error of add, or a record of another
 // shape, stops it.
 func eachEntry(out []byte, cmd string, add func(f [3]string, path string) error) error {
-	for _, rec := range splitNUL(out) {
+	for _, rec := range SplitNUL(out) {
 		meta, path, ok := strings.Cut(rec, "\t")
 		f := strings.Fields(meta)
 		if !ok || len(f) != 3 || add([3]string(f), path) != nil {
@@ -94,9 +94,9 @@ func (r *Runner) WriteEmptyTree(ctx context.Context) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
-// splitNUL splits NUL-terminated records, dropping the empty one after the
+// SplitNUL splits NUL-terminated records, dropping the empty one after the
 // last NUL.
-func splitNUL(out []byte) []string {
+func SplitNUL(out []byte) []string {
 	s := strings.TrimSuffix(string(out), "\x00")
 	if s == "" {
 		return nil

@@ -210,8 +210,10 @@ func stageAside(ctx context.Context, a *restore.Applier, p *restore.Plan) (wait 
 // captureAfter checkpoints the tree the rewind left and syncs it with the
 // directories the rewind wrote. The rewind wrote only the plan's paths
 // (invariant 3), so the tree now is the safety checkpoint's with those
-// paths changed: a partial capture of them gives the tree a full scan
-// would find, at the cost of the plan rather than of the tree. A write
+// paths changed, and, where it wrote a .gitignore, the files whose rules
+// changed (h, capture.Hidden): a partial capture of them gives the tree
+// a full scan would find, at the cost of the plan rather than of the
+// tree. A write
 // elsewhere by someone else during the rewind goes unseen here, as it
 // could a moment later; the next scan takes it. See docs/speed.md. So the
 // checkpoint is recorded as a whole one (planOnly says it scanned the
