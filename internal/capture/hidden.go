@@ -44,8 +44,11 @@ func (c *Capturer) Hidden(ctx context.Context, scope *IgnoreScope) (*Hidden, err
 		// would be long for little gain.
 		scope, specs = &IgnoreScope{All: true}, nil
 	}
-	entries := slices.DeleteFunc(slices.Clone(c.ignored), func(e string) bool { return !scope.touches(e) })
-	if !c.listed && (scope.All || len(specs) > 0) {
+	var entries []string
+	switch {
+	case c.listed:
+		entries = slices.DeleteFunc(slices.Clone(c.ignored), func(e string) bool { return !scope.touches(e) })
+	case scope.All || len(specs) > 0:
 		var warnings bytes.Buffer
 		out, err := c.Git.Run(ctx, git.Cmd{
 			Args: append([]string{"--literal-pathspecs", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--"},
@@ -92,18 +95,18 @@ func (c *Capturer) revealed(ctx context.Context, h *Hidden) (paths []string, ok 
 	return paths, true, nil
 }
 
-// rulesChanged lists the paths beyond the named ones that a .gitignore
-// among them brings into a partial capture on base, as a full scan would
-// take them: the files hidden before that the new rules no longer ignore
-// (h), and the files base holds untracked that they ignore now, which
-// screen then takes out of the tree. ok is false where only a full scan
-// can say.
-func (c *Capturer) rulesChanged(ctx context.Context, st *indexState, base string, h *Hidden) (paths []string, ok bool, err error) {
-	revealed, ok, err := c.revealed(ctx, h)
+// rulesChanged says what a .gitignore among the named paths changes in a
+// partial capture on base, as a full scan would take it: the files hidden
+// before that the new rules no longer ignore (revealed, from h), and the
+// files base holds untracked that they ignore now (ignored), which screen
+// takes out of the tree. Those are every path of base the new rules
+// ignore: no other needs asking. ok is false where only a full scan can
+// say.
+func (c *Capturer) rulesChanged(ctx context.Context, st *indexState, base string, h *Hidden) (revealed, ignored []string, ok bool, err error) {
+	revealed, ok, err = c.revealed(ctx, h)
 	if err != nil || !ok {
-		return nil, false, err
+		return nil, nil, false, err
 	}
-	var ignored []string
 	if h.scope.All {
 		// Base is the private index's tree with the files a scan took
 		// without writing them into it (pending.go).
@@ -118,9 +121,9 @@ func (c *Capturer) rulesChanged(ctx context.Context, st *indexState, base string
 		ignored, ok, err = c.ignoredWithin(ctx, base, h.scope)
 	}
 	if err != nil || !ok {
-		return nil, false, err
+		return nil, nil, false, err
 	}
-	return append(revealed, ignored...), true, nil
+	return revealed, ignored, true, nil
 }
 
 // ignoredWithin lists the files of base within scope that the real index

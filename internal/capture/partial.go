@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -149,28 +150,30 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 		return &Snapshot{Partial: true, Known: true, Tree: base.Tree, Skipped: base.Skipped, Submodules: base.Submodules}, true, nil
 	}
 	st := c.loadState()
+	var ignoredNow []string // of base's paths, all the new rules ignore
 	if rules {
-		more, ok, err := c.rulesChanged(ctx, st, base.Tree, expect.Hidden)
+		revealed, ignored, ok, err := c.rulesChanged(ctx, st, base.Tree, expect.Hidden)
 		if err != nil {
 			// A full scan finds what the question would have: before
 			// Hidden, it always did.
 			c.Git.Tracef("hidden: %v; a full scan instead", err)
 		}
-		if err != nil || !ok || len(items)+len(more) > maxPartial {
+		if err != nil || !ok || len(items)+len(revealed)+len(ignored) > maxPartial {
 			return nil, false, nil
 		}
-		for _, p := range more {
+		for _, p := range append(revealed, ignored...) {
 			if !add(p) {
 				return nil, false, nil
 			}
 		}
+		ignoredNow = ignored
 	}
 	// The ignore rules are asked beside the reading of the base's trees:
 	// neither depends on the other, and parallel hooks wait for each
 	// other's captures on the store lock, so every process taken off the
 	// path of one capture shortens the queue.
 	planned, ok := expect.baseOf(base.Tree, items), true
-	ignoredc := c.ignoredAsync(ctx, items, st, planned && !rules)
+	ignoredc := c.ignoredAsync(ctx, items, st, planned)
 	var sp *splice
 	var err error
 	if !planned {
@@ -182,6 +185,16 @@ func (c *Capturer) partial(ctx context.Context, j *store.Journal, paths []string
 	}
 	if ign.err != nil {
 		return nil, false, ign.err
+	}
+	if len(ignoredNow) > 0 {
+		// Base's paths, which a planned capture does not ask about.
+		ign.ignored = maps.Clone(ign.ignored)
+		if ign.ignored == nil {
+			ign.ignored = map[string]bool{}
+		}
+		for _, p := range ignoredNow {
+			ign.ignored[p] = true
+		}
 	}
 	snap := &Snapshot{Partial: true, Known: true, Skipped: st.skipped(), Submodules: base.Submodules}
 	b.newest = base.Tree
@@ -343,8 +356,8 @@ type ignoredResult struct {
 // the base's: a path the base holds is then not asked about, since the
 // base is the tree a full scan took moments ago under the same rules (a
 // rewind's safety checkpoint), which held no ignored file it did not
-// track. A .gitignore among the named paths changes the rules: the caller
-// says false then.
+// track. Where a .gitignore among the named paths changed the rules, the
+// caller adds the paths of base they ignore now (rulesChanged).
 func (c *Capturer) ignoredAsync(ctx context.Context, items []*named, st *indexState, planned bool) <-chan ignoredResult {
 	var check []string
 	for _, it := range items {
