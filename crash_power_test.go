@@ -131,6 +131,17 @@ func powerOps(repo string) []powerOp {
 	tool := claudeEvent(repo, "PostToolUse", fmt.Sprintf(`, "tool_name": "Write", "tool_input": {"file_path": %q, "content": "x\n"}, "tool_response": {"type": "create"}`, filepath.Join(repo, "tool.txt")))
 	return []powerOp{
 		{name: "capture", run: []string{"git", "checkpoint", "-m", "crashed"}},
+		// A capture stopped after its ref, before its sync (its objects,
+		// ref and the private index's state left unsynced), then the next
+		// one, which adopts that ref and builds on that state: it must
+		// sync them too (git.Written's mark).
+		{name: "capture after one stopped before its sync", run: []string{"sh", "-c",
+			`GIT_CHECKPOINT_FAILPOINT=ref git checkpoint -m stopped; echo more >> a.txt && git checkpoint -m next`}},
+		// The same, killed before its ref: nothing to adopt, but the next
+		// capture builds on its objects and the private index's state,
+		// unsynced, which its mark says (git.Written).
+		{name: "capture after one killed before its ref", run: []string{"sh", "-c",
+			`GIT_CHECKPOINT_FAILPOINT=saved:kill git checkpoint -m killed; git checkpoint -m next`}},
 		// Only a deleted file, no new content: its few trees are written
 		// loose, not into a pack.
 		{name: "partial capture of a deletion", pre: [][]string{{"git", "checkpoint", "-m", "before"}, {"rm", "dir/d.txt"}}, run: []string{"git", "checkpoint", "--changed=dir/d.txt"}},

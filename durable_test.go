@@ -14,10 +14,10 @@ import (
 // process (docs/fault-safety.md, "Power loss"): the safety checkpoint's ref
 // and objects, then its journal line, are on disk before rewind_started;
 // rewind_started is on disk before the tree is touched; the staged files
-// are on disk (one syncfs, the safety checkpoint's) before the first of
-// them is renamed into the tree; and every directory of the tree whose
-// entries changed is synced before rewind_ended, with the checkpoint
-// after the rewind, whose ref is on disk before its journal line.
+// are on disk (each synced) before the first of them is renamed into the
+// tree; and every directory of the tree whose entries changed is synced
+// before rewind_ended, with the checkpoint after the rewind, whose ref is
+// on disk before its journal line; none of it by a syncfs.
 func TestRewindSyncOrder(t *testing.T) {
 	env := gitEnv(t)
 	dir := filepath.Join(t.TempDir(), "tree")
@@ -63,18 +63,19 @@ func TestRewindSyncOrder(t *testing.T) {
 	}
 
 	firstRename := find(calls, 0, intoTree)
-	lastStaged := -1
-	for i, c := range calls {
-		if c.name == "openat" && strings.Contains(c.args, "O_CREAT") && strings.Contains(c.args, "/staging/rewind-") && i < firstRename {
-			lastStaged = i
+	staged := map[string]int{} // staged file: the call that made it
+	for i, c := range calls[:firstRename] {
+		if c.name == "openat" && strings.Contains(c.args, "O_CREAT") && strings.Contains(c.args, "/staging/rewind-") {
+			staged[c.str(1)] = i
 		}
 	}
-	if lastStaged < 0 {
+	if len(staged) == 0 {
 		t.Fatal("the trace shows no staged file")
 	}
-	if s := find(calls, lastStaged, func(c call) bool { return c.name == "syncfs" }); s < 0 || s > firstRename {
-		t.Fatalf("a staged file is renamed into the tree (call %d: %s) before the staged files are synced (syncfs at call %d, last staged file at %d)",
-			firstRename, calls[firstRename].args, s, lastStaged)
+	for f, made := range staged {
+		if s := find(calls, made, func(c call) bool { return isSync(c) && c.fdPath(0) == f || c.name == "syncfs" }); s < 0 || s > firstRename {
+			t.Fatalf("a staged file is renamed into the tree (call %d: %s) before %s is synced (call %d)", firstRename, calls[firstRename].args, f, s)
+		}
 	}
 
 	ended := find(calls, first, journalWrite("rewind_ended"))
@@ -112,19 +113,10 @@ func TestRewindSyncOrder(t *testing.T) {
 	}
 
 	// The checkpoint after the rewind: its ref and objects too are on
-	// disk before its journal line. And the whole rewind flushes the
-	// filesystem twice: the safety checkpoint with the staged files,
-	// then the directories written with the checkpoint after them.
+	// disk before its journal line. And the rewind syncs what it wrote,
+	// never the filesystem, which would wait for every program's writes.
 	refThenJournal(t, calls, first, "refs/checkpoints/main/3")
-	flushes := 0
-	for _, c := range calls {
-		if c.name == "syncfs" {
-			flushes++
-		}
-	}
-	if flushes != 2 {
-		t.Errorf("the rewind called syncfs %d times, want 2", flushes)
-	}
+	noSyncfs(t, calls, "a rewind")
 }
 
 // TestCaptureSyncOrder traces a capture: the ref and the objects it names
@@ -143,6 +135,7 @@ func TestCaptureSyncOrder(t *testing.T) {
 
 	calls := traced(t, dir, env, "git", "checkpoint", "-m", "second")
 	refThenJournal(t, calls, 0, "refs/checkpoints/main/2")
+	noSyncfs(t, calls, "a capture of one changed file")
 
 	calls = traced(t, dir, env, "git", "checkpoint")
 	if i := find(calls, 0, func(c call) bool { return c.name == "syncfs" }); i >= 0 {
@@ -217,6 +210,45 @@ func TestCaptureSyncOrder(t *testing.T) {
 		t.Fatalf("the capture of a deletion wrote %d loose objects, want its tree and its commit", loose)
 	}
 	refThenJournal(t, calls, 0, "refs/checkpoints/main/4")
+
+	// A hook's capture of the file its tool call wrote: a pack and a ref,
+	// their directories synced, not the filesystem.
+	writeFile(t, filepath.Join(dir, "d1/f.txt"), "by the tool\n", 0o644)
+	payload := filepath.Join(t.TempDir(), "event.json")
+	writeFile(t, payload, string(claudePayload(t, dir, "5e550000-0000-4000-8000-00000000000d", "PostToolUse", "d1/f.txt")), 0o644)
+	calls = traced(t, dir, env, "sh", "-c", `exec git checkpoint hook claude <"$0"`, payload)
+	refThenJournal(t, calls, 0, "refs/checkpoints/main/5")
+	noSyncfs(t, calls, "a hook's capture")
+
+	// A capture killed after its ref, before its sync, leaves its mark:
+	// what it wrote, and the private index's state the next capture builds
+	// on, are in the page cache, unsynced. The next capture finds the mark
+	// and syncs the filesystem; the one after it, the mark gone, does not.
+	writeFile(t, filepath.Join(dir, "two.txt"), "two killed\n", 0o644)
+	if r := run(t, dir, append(env, "GIT_CHECKPOINT_FAILPOINT=ref:kill"), "git", "checkpoint"); r.code == 0 {
+		t.Fatal("the capture killed at its ref exited 0")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git/checkpoints/unsynced")); err != nil {
+		t.Fatalf("a capture stopped before its sync left no mark: %v", err)
+	}
+	writeFile(t, filepath.Join(dir, "two.txt"), "two after\n", 0o644)
+	calls = traced(t, dir, env, "git", "checkpoint")
+	if find(calls, 0, func(c call) bool { return c.name == "syncfs" }) < 0 {
+		t.Fatal("the capture after one stopped before its sync did not sync the filesystem")
+	}
+	writeFile(t, filepath.Join(dir, "two.txt"), "two at last\n", 0o644)
+	calls = traced(t, dir, env, "git", "checkpoint")
+	noSyncfs(t, calls, "the capture after the one that found the mark")
+}
+
+// noSyncfs fails the test if the calls hold a syncfs: it writes out every
+// program's data on the filesystem, and beside a build writing to it a
+// hook waited for all of it (docs/fault-safety.md, "Power loss").
+func noSyncfs(t *testing.T, calls []call, what string) {
+	t.Helper()
+	if i := find(calls, 0, func(c call) bool { return c.name == "syncfs" }); i >= 0 {
+		t.Fatalf("%s synced the whole filesystem (call %d), not the directories it wrote", what, i)
+	}
 }
 
 // sameFilesystem reports whether paths a and b, both still there, are on

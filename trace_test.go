@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,7 +83,7 @@ func traced(t *testing.T, dir string, env []string, args ...string) []call {
 	}
 	out := filepath.Join(t.TempDir(), "trace")
 	must(t, 0, dir, env, "strace", append([]string{"-f", "-y", "-qq", "-s", "256", "-o", out,
-		"-e", "trace=syncfs,fsync,fdatasync,rename,renameat,renameat2,link,linkat,unlink,unlinkat,openat,write"}, args...)...)
+		"-e", "trace=syncfs,fsync,fdatasync,rename,renameat,renameat2,link,linkat,unlink,unlinkat,openat,write,mkdir,mkdirat"}, args...)...)
 	data, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +160,9 @@ func journalSync(c call) bool { return isSync(c) && strings.HasSuffix(c.fdPath(0
 // refThenJournal checks that a checkpoint's ref, and the objects it
 // names, reach the disk before the journal line that records it, and that
 // line before the command goes on: the rename of the ref's lock file into
-// place, a syncfs, the line, its sync. It returns the index of that sync.
+// place, an fsync of every directory of objects/ and refs/ whose entries
+// changed (or a syncfs), the line, its sync. It returns the index of that
+// sync.
 func refThenJournal(t *testing.T, calls []call, from int, ref string) int {
 	t.Helper()
 	r := find(calls, from, func(c call) bool {
@@ -168,17 +171,84 @@ func refThenJournal(t *testing.T, calls []call, from int, ref string) int {
 	if r < 0 {
 		t.Fatalf("no rename of %s.lock into place", ref)
 	}
-	s := find(calls, r, func(c call) bool { return c.name == "syncfs" })
 	w := find(calls, r, journalWrite("checkpoint"))
 	if w < 0 {
 		t.Fatalf("no journal line after the ref %s", ref)
 	}
-	if s < 0 || s > w {
-		t.Fatalf("the journal line of %s (call %d) is written before its ref and objects are synced (syncfs at %d)", ref, w, s)
+	gitDir, _, _ := strings.Cut(renameFrom(calls[r]), "/refs/")
+	synced := namesSynced(t, calls, from, w, gitDir)
+	var late []string
+	for d, s := range synced {
+		if s < 0 {
+			late = append(late, d)
+		}
+	}
+	if len(late) > 0 {
+		slices.Sort(late)
+		t.Fatalf("the journal line of %s (call %d) is written before these directories are synced: %q", ref, w, late)
+	}
+	// The objects before the ref that names them: a crash between the two
+	// syncs may leave objects no ref names, never a ref naming objects
+	// that are gone.
+	refDir := synced[filepath.Dir(filepath.Join(gitDir, ref))]
+	for d, s := range synced {
+		if strings.HasPrefix(d, gitDir+"/objects") && s > refDir {
+			t.Fatalf("%s's directory is synced (call %d) before %s (call %d)", ref, refDir, d, s)
+		}
 	}
 	d := find(calls, w, journalSync)
 	if d < 0 {
 		t.Fatalf("the journal line of %s is never synced", ref)
 	}
 	return d
+}
+
+// namesSynced returns the directories under gitDir's objects/ and refs/
+// whose entries the calls in [from, to) changed (a file renamed or linked
+// in, a directory made), each with the call that made them durable after
+// that and before call to (an fsync of the directory or a syncfs), or -1.
+// It fails the test when none changed: a check of nothing.
+func namesSynced(t *testing.T, calls []call, from, to int, gitDir string) map[string]int {
+	t.Helper()
+	changed := map[string]int{} // directory: its last change
+	for i := from; i < to; i++ {
+		if d := entryChanged(calls[i]); strings.HasPrefix(d, gitDir+"/objects") || strings.HasPrefix(d, gitDir+"/refs") {
+			changed[d] = i
+		}
+	}
+	if len(changed) == 0 {
+		t.Fatalf("no directory under %s/objects or refs changed before call %d: the trace shows none of the names", gitDir, to)
+	}
+	synced := map[string]int{}
+	for d, last := range changed {
+		s := find(calls, last, func(c call) bool { return isSync(c) && c.fdPath(0) == d || c.name == "syncfs" })
+		if s > to {
+			s = -1
+		}
+		synced[d] = s
+	}
+	return synced
+}
+
+// entryChanged returns the directory in which c made a name (a rename, a
+// link, a new directory), or "".
+func entryChanged(c call) string {
+	at := func(dirArg, pathArg int) string {
+		p := c.str(pathArg)
+		if filepath.IsAbs(p) {
+			return filepath.Dir(p)
+		}
+		return filepath.Dir(filepath.Join(c.fdPath(dirArg), p))
+	}
+	switch c.name {
+	case "rename", "link":
+		return filepath.Dir(c.str(1))
+	case "mkdir":
+		return filepath.Dir(c.str(0))
+	case "renameat", "renameat2", "linkat":
+		return at(2, 3)
+	case "mkdirat":
+		return at(0, 1)
+	}
+	return ""
 }

@@ -27,10 +27,11 @@ const nothingName = "git-bench-nothing"
 // putName is the program the put case runs, as `git bench-put FILE...`:
 // each file's bytes written to a new file beside it, one syncfs, each
 // renamed over its file, one more syncfs for the renames (one flush for
-// every directory, as the rewind syncs them: restore's tree.sync). That
-// is the least any rewind of those files that survives a power loss
-// writes (DESIGN 5.3), without reading a blob, a plan, a safety
-// checkpoint or a check after.
+// every directory: on a quiet disk cheaper than the rewind's syncs of
+// its own files and directories, which do not wait for other programs'
+// writes). That is the least any rewind of those files that survives a
+// power loss writes (DESIGN 5.3), without reading a blob, a plan, a
+// safety checkpoint or a check after.
 const putName = "git-bench-put"
 
 const putSource = `// Command git-bench-put puts files back durably: the floor of a rewind.

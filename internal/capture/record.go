@@ -106,6 +106,9 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 	if err := c.Git.Aside.Settle(); err != nil {
 		return nil, fault.Wrap(err, fault.As(err).Code, "cannot write the snapshot's objects")
 	}
+	if err := c.Fail.At("saved"); err != nil {
+		return nil, err
+	}
 	sealed := c.sealed
 	if c.sealed = nil; sealed != nil && sealed.err != nil {
 		sealed = nil
@@ -138,6 +141,13 @@ func (c *Capturer) Commit(ctx context.Context, j *store.Journal, snap *Snapshot,
 	}
 	rec.Previous = previous(last)
 	parents := c.headParents()
+	if last == nil || last.Head != c.Repo.Head {
+		// HEAD, a parent, is new since the last checkpoint: a commit of
+		// the person's git, whose default core.fsync syncs no loose
+		// object. The sync after this checkpoint is the filesystem's,
+		// which makes it durable with the checkpoint that names it.
+		c.Git.Written.Anywhere("HEAD moved since the last checkpoint")
+	}
 	// Extra parents keep trees the checkpoint needs reachable: the raw
 	// overlay, and the index before a --reset-head.
 	for _, extra := range []*store.Record{

@@ -5,9 +5,13 @@
 package durable
 
 import (
+	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -33,6 +37,81 @@ func SyncDir(dir string) error {
 	}
 	defer unix.Close(fd)
 	return unix.Fsync(fd)
+}
+
+// SyncDirs flushes the entries of each directory, all at once (a
+// journaling filesystem commits them together), where each one's own
+// sync is cheap (SyncEach); elsewhere it is SyncFS of fallback's
+// filesystem.
+func SyncDirs(dirs []string, fallback string) error {
+	if !SyncEach {
+		return SyncFS(fallback)
+	}
+	return each(dirs, SyncDir)
+}
+
+// SyncFiles flushes each file's data, all at once, where each one's own
+// sync is cheap (SyncEach); elsewhere it is SyncFS of fallback's
+// filesystem: on macOS every file's sync is a flush of the drive's cache.
+// A symlink's target is made with its name, in its directory's entries,
+// and a symlink cannot be opened to be synced: its directory is synced
+// instead.
+func SyncFiles(files []string, fallback string) error {
+	if !SyncEach {
+		return SyncFS(fallback)
+	}
+	var regular []string
+	links := map[string]bool{}
+	for _, name := range files {
+		fi, err := os.Lstat(name)
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			links[filepath.Dir(name)] = true
+		} else {
+			regular = append(regular, name)
+		}
+	}
+	err := each(regular, func(name string) error {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		err = datasync(f)
+		return errors.Join(err, f.Close())
+	})
+	return errors.Join(err, each(slices.Collect(maps.Keys(links)), SyncDir))
+}
+
+// SyncFDs flushes each open directory's entries (or file's data), all at
+// once; only where SyncEach.
+func SyncFDs(fds []int) error {
+	return each(fds, unix.Fsync)
+}
+
+// maxSyncsAtOnce bounds the syncs in flight: enough for the filesystem
+// to commit them together, few enough not to start a thread for each of
+// thousands.
+const maxSyncsAtOnce = 32
+
+// each runs do on every item, maxSyncsAtOnce at a time, and joins
+// their errors.
+func each[T any](items []T, do func(T) error) error {
+	errs := make([]error, len(items))
+	sem := make(chan struct{}, maxSyncsAtOnce)
+	var wg sync.WaitGroup
+	for i, it := range items {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			errs[i] = do(it)
+			<-sem
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // Datasync flushes f's data and what is needed to read it back (its

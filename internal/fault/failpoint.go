@@ -35,9 +35,10 @@ import (
 // are in place, the checkpoint after them is about to be taken), captured (the
 // result is checkpointed and verified) and ended (rewind_ended is
 // journaled). Putting a tree back after a failure goes through the same
-// file steps with an "undo-" prefix. A capture has two steps: indexed (the
-// private index holds the scan's changes) and ref (its ref exists, not yet
-// synced nor journaled). A prune has one: pruned (its event is journaled,
+// file steps with an "undo-" prefix. A capture has three steps: indexed
+// (the private index holds the scan's changes), saved (the snapshot's
+// objects and the private index's state are written, unsynced; no commit
+// nor ref yet) and ref (its ref exists, not yet synced nor journaled). A prune has one: pruned (its event is journaled,
 // its refs not yet deleted). A bisect has one: bisect-step
 // (a candidate's files are in the temporary worktree, CMD is about to
 // run there), where kill leaves the worktree behind for doctor to find.

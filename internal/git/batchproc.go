@@ -36,7 +36,14 @@ func (r *Runner) startStream(ctx context.Context, args []string, older bool) (*b
 			return nil, err
 		}
 	}
-	c := Cmd{Args: args}
+	// cat-file reads; update-ref's writes UpdateRef names.
+	c := Cmd{Args: args, Named: args[0] == "update-ref"}
+	if r.writes(c) {
+		r.Written.begin()
+		if !c.Named {
+			r.Written.Anywhere("git " + args[0] + " writes what it does not name")
+		}
+	}
 	cmd := r.command(ctx, c)
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -37,9 +37,12 @@ func (r *Runner) CommitTree(ctx context.Context, req CommitRequest) (string, err
 	for _, p := range req.Parents {
 		args = append(args, "-p", p)
 	}
-	out, err := r.Run(ctx, Cmd{Args: args, Stdin: []byte(req.Message), Env: req.Env})
+	out, err := r.Run(ctx, Cmd{Args: args, Stdin: []byte(req.Message), Env: req.Env, Named: true})
 	if err != nil {
+		r.Written.Anywhere("git commit-tree failed")
 		return "", err
 	}
-	return strings.TrimSpace(string(out)), nil
+	id := strings.TrimSpace(string(out))
+	r.Written.Loose(id)
+	return id, nil
 }

@@ -70,6 +70,7 @@ func (r *Runner) UpdateRef(ctx context.Context, u RefUpdate) error {
 		return err
 	}
 	if r.refs.update(u, old) {
+		r.wroteRefs([]RefUpdate{u}, nil)
 		return nil
 	}
 	args := append([]string{"update-ref"}, u.flags()...)
@@ -78,8 +79,25 @@ func (r *Runner) UpdateRef(ctx context.Context, u RefUpdate) error {
 	} else {
 		args = append(args, u.Ref, u.New, old)
 	}
-	_, err = r.Run(ctx, Cmd{Args: args})
+	_, err = r.Run(ctx, Cmd{Args: args, Named: true})
+	r.wroteRefs([]RefUpdate{u}, err)
 	return err
+}
+
+// wroteRefs records in r.Written the refs updates made or moved. A
+// failure, or a deletion (which may rewrite packed-refs), is not named.
+func (r *Runner) wroteRefs(updates []RefUpdate, err error) {
+	if err != nil {
+		r.Written.Anywhere("git update-ref failed")
+		return
+	}
+	for _, u := range updates {
+		if u.New == "" {
+			r.Written.Anywhere("a deleted ref, which may rewrite packed-refs")
+			return
+		}
+		r.Written.Refs(u.Ref)
+	}
 }
 
 // UpdateRefs applies updates in one `git update-ref --stdin -z`
@@ -116,7 +134,8 @@ func (r *Runner) UpdateRefs(ctx context.Context, updates []RefUpdate) error {
 		in.WriteString(strings.Join(fields[:2], " ") + "\x00" + strings.Join(fields[2:], "\x00") + "\x00")
 	}
 	args := append(append([]string{"update-ref"}, first.flags()...), "--stdin", "-z")
-	_, err := r.Run(ctx, Cmd{Args: args, Stdin: []byte(in.String())})
+	_, err := r.Run(ctx, Cmd{Args: args, Stdin: []byte(in.String()), Named: true})
+	r.wroteRefs(updates, err)
 	return err
 }
 

@@ -68,7 +68,7 @@ func (r *Runner) Push(ctx context.Context, req PushRequest) error {
 		specs = append(specs, u.New+":"+u.Ref)
 	}
 	if r.localRemote(ctx, req.Remote) {
-		args = append(args, "--receive-pack=git -c "+durable[0]+" -c "+durable[1]+" receive-pack")
+		args = append(args, "--receive-pack=git -c "+fsyncConfig[0]+" -c "+fsyncConfig[1]+" receive-pack")
 	}
 	args = append(append(args, "--", req.Remote), specs...)
 	_, err := r.Run(ctx, Cmd{Args: args})

@@ -64,13 +64,13 @@ var pinned = []string{
 	// or packed-refs: the power-loss test found each (TestPowerLoss,
 	// docs/fault-safety.md). fsync, not batch: batch's writeout-only
 	// flushes promise nothing on Linux.
-	durable[0], durable[1],
+	fsyncConfig[0], fsyncConfig[1],
 }
 
-// durable is the configuration that makes git sync what it writes
+// fsyncConfig is the configuration that makes git sync what it writes
 // before naming it (see pinned); a push gives it to the receiving git of
 // a remote on this machine too (Push).
-var durable = [2]string{"core.fsync=committed,index", "core.fsyncMethod=fsync"}
+var fsyncConfig = [2]string{"core.fsync=committed,index", "core.fsyncMethod=fsync"}
 
 // Runner runs git in one repository.
 type Runner struct {
@@ -111,6 +111,10 @@ type Runner struct {
 	// of any index it writes) takes a file whose clean filter fails as
 	// its bytes are, rather than dying on it.
 	Lenient []string
+	// Written, when set, keeps the directories the runner's commands
+	// changed, which a checkpoint then syncs (see Written); unset, a sync
+	// is a syncfs.
+	Written *Written
 	// refs, while OpenRefs holds it open, is the update-ref that UpdateRef
 	// asks instead of starting one.
 	refs *refSession
@@ -165,6 +169,10 @@ type Cmd struct {
 	// stopped and the caller's busy on the other of two cores, git
 	// started one to two milliseconds late.
 	Started func()
+	// Named says the caller records in Runner.Written where the command
+	// writes (objects by id, refs by name); otherwise a command that is
+	// not one of the readers makes the next sync a syncfs.
+	Named bool
 }
 
 // localVars are the variables that tie git to one repository, as
@@ -247,6 +255,10 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 			return nil, err
 		}
 	}
+	writes := r.writes(c)
+	if writes {
+		r.Written.begin()
+	}
 	cmd := r.command(ctx, c)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -270,6 +282,9 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 		err = cmd.Wait()
 	}
 	r.traceEnd(c.Args, start)
+	if writes && !c.Named {
+		r.Written.Anywhere("git " + c.Args[0] + " writes what it does not name")
+	}
 	if err == nil {
 		if c.Warnings != nil {
 			c.Warnings.Write(stderr.Bytes())

@@ -35,6 +35,8 @@ func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) erro
 	if err != nil {
 		return err
 	}
+	r.Written.begin()
+	defer r.Written.Pack() // whether or not it failed half way
 	if r.Objects != "" && len(p.Bytes()) < gitformat.MaxStored {
 		end := r.Phase("pack")
 		defer end()
@@ -44,6 +46,7 @@ func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) erro
 		Args:  []string{"index-pack", "--stdin"},
 		Older: true, // it may be the work aside, and reads no new object
 		Stdin: p.Bytes(),
+		Named: true,
 	})
 	return err
 }
@@ -74,7 +77,12 @@ func (r *Runner) WriteLoose(ctx context.Context, objs []Object, sha256 bool) err
 	if err != nil {
 		return err
 	}
-	_, err = r.Run(ctx, Cmd{Args: []string{"unpack-objects", "-q"}, Stdin: p.Bytes()})
+	_, err = r.Run(ctx, Cmd{Args: []string{"unpack-objects", "-q"}, Stdin: p.Bytes(), Named: true})
+	ids := make([]string, len(objs))
+	for i, o := range objs {
+		ids[i] = o.ID
+	}
+	r.Written.Loose(ids...)
 	return err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -81,14 +82,11 @@ func (s *Staged) Remove() {
 }
 
 // Write makes the working tree match the plan's target for the plan's
-// paths, every step in turn: Stage, a sync of the staged files, Apply,
+// paths, every step in turn: Stage (which syncs the staged files), Apply,
 // Sync.
 func (a *Applier) Write(ctx context.Context, p *Plan, safetyID string) error {
 	st, err := a.Stage(ctx, p.Files)
 	defer st.Remove()
-	if err == nil {
-		err = a.syncStaged(st)
-	}
 	if err != nil {
 		return fault.Wrap(err, fault.FailedIO, "the rewind stopped before it changed anything")
 	}
@@ -103,10 +101,11 @@ func (a *Applier) Write(ctx context.Context, p *Plan, safetyID string) error {
 // changes nothing in the tree: a rewind stages while it takes its safety
 // checkpoint. The staged files must reach the disk before Apply renames
 // them (a rename that outlived a power loss while its file's data did
-// not would leave the path neither old nor new): staging is on the
-// tree's filesystem (renames need it), so the one syncfs of the state
-// directory that makes the safety checkpoint durable covers every file,
-// where an fsync each would cost a disk flush per file.
+// not would leave the path neither old nor new), so Stage syncs each
+// file's data, all at once, before it returns: a rewind stages while it
+// takes its safety checkpoint, so these syncs are off the path the
+// checkpoint waits on. A syncfs of the filesystem instead waited for
+// every other program's writes to it (durable.SyncEach).
 func (a *Applier) Stage(ctx context.Context, files []File) (*Staged, error) {
 	dir, err := os.MkdirTemp(a.Staging, stagingPrefix)
 	if err != nil {
@@ -116,6 +115,9 @@ func (a *Applier) Stage(ctx context.Context, files []File) (*Staged, error) {
 	end := a.Git.Phase("stage")
 	st.paths, err = a.stage(ctx, dir, writesOf(files))
 	end()
+	if err == nil {
+		err = a.syncStaged(st)
+	}
 	if err != nil {
 		return st, noSpace(dir, err)
 	}
@@ -157,15 +159,13 @@ func (a *Applier) Apply(ctx context.Context, p *Plan, st *Staged, safetyID strin
 	return a.Revert(ctx, safetyID, err)
 }
 
-// Sync makes Apply's renames and deletions survive a power loss, with
-// what the caller wrote in the places also names (the checkpoint after a
-// rewind): one syncfs of each filesystem they are on (see tree.sync).
-// Until then, a file renamed into place can come back as the old one
-// after the rewind was journaled as ended.
-func (a *Applier) Sync(also ...string) error {
+// Sync makes Apply's renames and deletions survive a power loss (see
+// tree.sync). Until then, a file renamed into place can come back as the
+// old one after the rewind was journaled as ended.
+func (a *Applier) Sync() error {
 	defer a.Git.Phase("sync directories")()
 	defer a.closeTree()
-	if err := a.open.sync(also...); err != nil {
+	if err := a.open.sync(); err != nil {
 		return fmt.Errorf("cannot sync the directories written: %w", err)
 	}
 	return nil
@@ -200,9 +200,6 @@ func (a *Applier) writeBack(ctx context.Context, files []File) error {
 	st, err := a.Stage(ctx, files)
 	defer st.Remove()
 	if err != nil {
-		return err
-	}
-	if err := a.syncStaged(st); err != nil {
 		return err
 	}
 	if _, err := a.put(ctx, files, st, "undo-"); err != nil {
@@ -316,7 +313,7 @@ func (a *Applier) syncStaged(st *Staged) error {
 		return nil
 	}
 	defer a.Git.Phase("sync staged")()
-	if err := durable.SyncFS(st.dir); err != nil {
+	if err := durable.SyncFiles(slices.Collect(maps.Values(st.paths)), st.dir); err != nil {
 		return fmt.Errorf("cannot sync the staged files: %w", err)
 	}
 	return nil

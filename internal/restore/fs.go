@@ -22,13 +22,22 @@ import (
 // (emptied, or in a file's way) was never held: what is held after at is
 // the way to its parent.
 //
-// It also keeps a directory of each filesystem a write reached, which
-// sync syncs.
+// It also keeps, for sync, each directory whose entries a write changes
+// (the one it writes in, the one above a directory it makes), and a
+// directory of each filesystem a write reached.
 type tree struct {
 	root int
 	held []heldDir      // the directories on the way to the last one reached, top first
 	devs map[uint64]int // a directory on each filesystem reached, for sync
+	// changed are the directories a write changes, by path, each its
+	// own descriptor; nil once there are more than maxDirSyncs.
+	changed map[string]int
 }
+
+// maxDirSyncs bounds the directories a rewind syncs one by one: past it,
+// one syncfs of each filesystem is one flush where thousands of fsyncs
+// would be thousands.
+const maxDirSyncs = 256
 
 type heldDir struct {
 	path string // slash-separated, below the top
@@ -41,7 +50,7 @@ func openTree(top string) (*tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tree{root: root, devs: map[uint64]int{}}, nil
+	return &tree{root: root, devs: map[uint64]int{}, changed: map[string]int{}}, nil
 }
 
 // close closes every directory held; a nil tree holds none.
@@ -51,6 +60,9 @@ func (t *tree) close() {
 	}
 	t.release(0)
 	for _, fd := range t.devs {
+		unix.Close(fd)
+	}
+	for _, fd := range t.changed {
 		unix.Close(fd)
 	}
 	unix.Close(t.root)
@@ -84,7 +96,7 @@ func (t *tree) at(rel string, create bool) (fd int, base string, err error) {
 		fd = t.held[n-1].fd
 	}
 	if dir == "." {
-		return fd, path.Base(rel), nil
+		return fd, path.Base(rel), t.changes(dir, fd)
 	}
 	// held[k] is the way's first k+1 components: open the rest.
 	parts := strings.Split(dir, "/")
@@ -92,6 +104,9 @@ func (t *tree) at(rel string, create bool) (fd int, base string, err error) {
 		comp := parts[i]
 		next, err := openDir(fd, comp)
 		if errors.Is(err, unix.ENOENT) && create {
+			if err := t.changes(path.Dir(strings.Join(parts[:i+1], "/")), fd); err != nil {
+				return -1, "", err
+			}
 			if err = unix.Mkdirat(fd, comp, 0o777); err == nil || errors.Is(err, unix.EEXIST) {
 				next, err = openDir(fd, comp)
 			}
@@ -108,7 +123,31 @@ func (t *tree) at(rel string, create bool) (fd int, base string, err error) {
 		}
 		fd = next
 	}
-	return fd, path.Base(rel), nil
+	return fd, path.Base(rel), t.changes(dir, fd)
+}
+
+// changes notes that a write changes the entries of the directory at dir
+// (fd), for sync. The caller of at writes in the directory it returns.
+func (t *tree) changes(dir string, fd int) error {
+	if t.changed == nil {
+		return nil
+	}
+	if _, ok := t.changed[dir]; ok {
+		return nil
+	}
+	if len(t.changed) == maxDirSyncs {
+		for _, fd := range t.changed {
+			unix.Close(fd)
+		}
+		t.changed = nil
+		return nil
+	}
+	dup, err := unix.Dup(fd)
+	if err != nil {
+		return err
+	}
+	t.changed[dir] = dup
+	return nil
 }
 
 // reached notes the filesystem of a directory a write reached.

@@ -42,11 +42,13 @@ func (r *Rewinder) CloseInterrupted(pr *Prepared) error {
 //
 // The target's files are staged while the safety checkpoint's commit and
 // ref are written: staging writes only the state directory, never the
-// tree (invariant 2 is about the tree), and one syncfs then puts both on
-// disk before the safety checkpoint's journal line. Likewise the
-// directories the rewind wrote reach the disk with the checkpoint after
-// it, in one syncfs, before its line. A rewind's disk flushes are two
-// syncfs and its journal lines' (docs/fault-safety.md, "Power loss").
+// tree (invariant 2 is about the tree), and syncs the staged files
+// (restore.Applier.Stage); the safety checkpoint's directories are then
+// synced before its journal line. Likewise the directories the rewind
+// wrote reach the disk with the checkpoint after it, before its line.
+// Each sync is of what the rewind wrote, not of the filesystem, which
+// would wait for every program's writes to the disk (docs/fault-safety.md,
+// "Power loss").
 func (r *Rewinder) apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	keepIndex := ""
 	if pr.Move != nil {
@@ -74,7 +76,7 @@ func (r *Rewinder) apply(ctx context.Context, pr *Prepared) (*Applied, error) {
 	st, stageErr := staged()
 	defer st.Remove()
 	if err == nil {
-		err = r.Store.SyncRefs()
+		err = r.Store.SyncRefs() // Stage synced the staged files
 	}
 	if err == nil {
 		err = r.Capture.Enter(pr.Journal, safety)
@@ -234,10 +236,13 @@ func (r *Rewinder) captureAfter(ctx context.Context, pr *Prepared, a *restore.Ap
 		snap.Partial = false
 		after, err = r.Capture.Commit(ctx, pr.Journal, snap, afterOptions(pr.Target))
 	}
-	// The directories written reach the disk whatever happened since:
-	// with the checkpoint's objects and ref, on the store's filesystem.
-	if serr := a.Sync(r.Store.Dir); err == nil && serr != nil {
+	// The directories written reach the disk whatever happened since,
+	// and so do the checkpoint's objects and ref.
+	if serr := a.Sync(); err == nil && serr != nil {
 		err = fault.Wrap(serr, fault.FailedIO, "cannot sync the rewound files to disk")
+	}
+	if err == nil {
+		err = r.Store.SyncRefs() // and HEAD's, where --reset-head moved it
 	}
 	if err != nil {
 		return nil, false, err

@@ -74,6 +74,7 @@ func (s *Store) held(fl *flock.Flock) func() {
 	return func() {
 		if s.Git != nil {
 			s.Git.Aside.Settle()
+			s.settleWritten()
 		}
 		fl.Unlock()
 	}
@@ -103,4 +104,18 @@ func wait(ctx context.Context, fl *flock.Flock) (bool, error) {
 		}()
 		return false, ctx.Err()
 	}
+}
+
+// settleWritten leaves the next writer nothing of this run's to sync
+// where it can: what the run wrote and named without syncing it (a
+// capture that found the tree unchanged after packing the files it
+// hashed again) is synced now, a few directories, and its mark goes. A
+// write it could not name keeps the mark, and the next writer syncs the
+// filesystem (git.Written).
+func (s *Store) settleWritten() {
+	w := s.Git.Written
+	if w.OnlyNamed() {
+		s.sync(false) // a failure keeps the mark
+	}
+	w.Release()
 }

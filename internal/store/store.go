@@ -145,24 +145,63 @@ func (s *Store) CreateRef(ctx context.Context, n int, commit string) error {
 	return s.Git.UpdateRef(ctx, git.RefUpdate{Ref: s.Ref(n), New: commit, Create: true, NoDeref: true})
 }
 
-// SyncRefs syncs the repository's filesystem: git writes loose objects,
-// the private index and refs without an fsync, and the journal line that
-// follows a new ref must not reach the disk before them. One syncfs covers
-// them all; a power loss before it leaves at most a ref without a record,
-// which Adopt repairs, never a record naming a ref or objects that are
-// gone. It is a step of its own so that its failure is never taken for a
-// ref that existed already.
+// SyncRefs makes what this process wrote into the repository durable
+// (git.Written): the loose objects, packs and refs git and the tool
+// wrote, whose data are synced before they are named, and whose names
+// the journal line that follows a new ref must not reach the disk
+// before. An fsync of each directory they changed, or one syncfs where a
+// write cannot be named; a power loss before it leaves at most a ref
+// without a record, which Adopt repairs, never a record naming a ref or
+// objects that are gone. It is a step of its own so that its failure is
+// never taken for a ref that existed already.
 func (s *Store) SyncRefs() error {
+	return s.sync(false)
+}
+
+// SyncAll syncs the repository's filesystem whole: what SyncRefs syncs,
+// and files the caller wrote without a sync (a rewind's staged files).
+func (s *Store) SyncAll() error {
+	return s.sync(true)
+}
+
+func (s *Store) sync(whole bool) error {
 	if err := s.Init(); err != nil { // the state directory is on that filesystem
 		return err
 	}
-	end := s.Git.Phase("syncfs")
-	err := durable.SyncFS(s.Dir)
+	end := s.Git.Phase("sync")
+	how, err := syncWritten(s.Git.Written, s.Dir, whole)
 	end()
+	s.Git.Tracef("sync: %s", how)
 	if err != nil {
 		return fault.Wrap(err, fault.FailedIO, "cannot sync the new checkpoint to disk")
 	}
 	return nil
+}
+
+// syncWritten makes durable what w took note of: each turn's
+// directories at once, the turns in order, or the filesystem that holds
+// dir whole, with the reason. See git.Written.
+func syncWritten(w *git.Written, dir string, whole bool) (how string, err error) {
+	turns, why := w.Take(whole)
+	if why != "" {
+		how = "the filesystem: " + why
+		err = durable.SyncFS(dir)
+	} else {
+		n := 0
+		for _, these := range turns {
+			n += len(these)
+			if err == nil && len(these) > 0 {
+				err = durable.SyncDirs(these, dir)
+			}
+		}
+		how = fmt.Sprintf("%d directories", n)
+	}
+	if err != nil {
+		w.Anywhere("the last sync failed")
+		return how, err
+	}
+	w.Synced()
+	return how, nil
 }
 
 // Refs are a working tree's checkpoint refs, as listed at one moment:
@@ -215,6 +254,13 @@ func (s *Store) Adopt(ctx context.Context, j *Journal, refs Refs) (int, error) {
 	}
 	byCommit, err := s.records(ctx, commits)
 	if err != nil {
+		return 0, err
+	}
+	// Such a ref was made by a run killed before its sync: the ref and
+	// its objects may still be only in memory, and the record naming
+	// them must not reach the disk first (TestPowerLoss: "capture after
+	// one stopped before its sync").
+	if err := s.SyncAll(); err != nil {
 		return 0, err
 	}
 	adopted := 0

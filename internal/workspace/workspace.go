@@ -103,6 +103,7 @@ func Open(ctx context.Context, o Options) (w *Workspace, err error) {
 	r.Objects = git.ObjectDir(r.Env, repo, cfg.Shared)
 	r.Lenient = capture.Lenient(cfg)
 	st := store.New(repo, r, o.Now)
+	r.Written = git.NewWritten(repo.CommonDir, r.Objects, st.Path("unsynced"))
 	cp := &capture.Capturer{Repo: repo, Store: st, Git: r, Cfg: cfg}
 	if cfg.Fsmonitor {
 		r.Fsmonitor = git.NewFsmonitor(self(abs, getenv("PATH")), cfg.FsmonitorHook, cp.PrivateIndex())

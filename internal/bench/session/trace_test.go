@@ -137,8 +137,9 @@ func readTraces(dir string) ([]hookTrace, error) {
 // breakdownPhases are the steps of a hook the table shows beside its
 // git processes, by their names in the trace (the stat check's line is
 // kept under its own): the stat check, the lock, the pack the tool
-// writes, the journal's synced line, the syncfs after the refs.
-var breakdownPhases = []string{"stat check", "lock wait", "pack", "journal append", "syncfs"}
+// writes, the journal's synced line, the sync after the refs (their
+// directories, or the filesystem).
+var breakdownPhases = []string{"stat check", "lock wait", "pack", "journal append", "sync"}
 
 // breakdown is the table of the traced session's hooks by kind: how many,
 // and the median of each part of one.
@@ -153,7 +154,7 @@ func breakdown(traces []hookTrace) string {
 	}
 	slices.Sort(kinds)
 	var b strings.Builder
-	b.WriteString("| hook | count | wall | git processes | their wall, summed | stat check | lock wait | pack | journal line (synced) | syncfs | the rest: start, event, work in process | scans of the tree | sum of walls |\n")
+	b.WriteString("| hook | count | wall | git processes | their wall, summed | stat check | lock wait | pack | journal line (synced) | sync | the rest: start, event, work in process | scans of the tree | sum of walls |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	var all float64
 	for _, k := range kinds {

@@ -1,0 +1,289 @@
+package git
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Written keeps, from one sync to the next, the directories of the
+// repository whose entries git or the tool changed: a loose object's, a
+// pack's, a ref's. Their files' data is synced before they are named
+// (the pinned core.fsync, writeTemp); a name is durable once its
+// directory is synced. So a checkpoint syncs those directories before
+// the journal line that records it (Take, store.SyncRefs), not the whole
+// filesystem: a syncfs writes out every program's data on the disk, and
+// beside a build writing to it a per-tool hook's syncfs took 50 to 800
+// ms where the fsyncs of its four directories took under 1 ms
+// (docs/fault-safety.md, "Power loss").
+//
+// A write it cannot name makes the next sync a syncfs: a git command
+// that may write objects whose ids it does not print (write-tree,
+// update-index adding files, a repack), an object directory it does not
+// know (Runner.Objects empty: shared, or moved by the environment), a
+// ref git did not keep as a file of its own (packed, reftable), a
+// deletion (which may rewrite packed-refs).
+type Written struct {
+	common  string // the repository's shared git directory, which holds refs/
+	objects string // its object directory, "" when not known
+	mark    string // the file that says a writer has not synced (begin)
+
+	mu        sync.Mutex
+	dirs      map[string]int // directory: its turn (objectsFirst, refsAfter)
+	anywhere  string         // why a write was not named, the first reason
+	marked    bool           // this process made the mark
+	inherited bool           // the mark was there, made by a writer that never synced
+	owed      bool           // a sync under way is to remove the mark (Take, Synced)
+}
+
+// NewWritten keeps the writes into the repository whose shared git
+// directory is common and whose object directory is objects ("" when
+// it is not known: see ObjectDir). mark is the file in the state
+// directory that says a writer has not synced yet.
+func NewWritten(common, objects, mark string) *Written {
+	return &Written{common: common, objects: objects, mark: mark}
+}
+
+// begin is called before a write into the repository. A sync of this
+// process's directories covers what it wrote, not what a process killed
+// before its own sync left in the page cache: the objects and the
+// private index's state that the next capture builds on (capture's
+// indexState), whose names a power loss could still take. So a writer
+// leaves a mark, unsynced (it must outlive a killed process, not a power
+// loss, which takes the unsynced writes with it), which its sync removes;
+// a writer that finds another's mark syncs the filesystem, as every sync
+// did before Written. The mark is removed only under the store lock
+// (Synced, Release), where writers take turns.
+func (w *Written) begin() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, err := os.Lstat(w.mark); err == nil {
+		w.inherited = w.inherited || !w.marked
+		return
+	}
+	f, err := os.OpenFile(w.mark, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil { // no state directory yet, or none writable
+		if w.anywhere == "" {
+			w.anywhere = "no mark could be left before writing"
+		}
+		return
+	}
+	f.Close()
+	w.marked = true
+}
+
+// Release, as the store lock is let go, removes this process's mark if
+// everything it wrote was synced; otherwise the next writer finds it.
+func (w *Written) Release() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.marked && !w.owed && len(w.dirs) == 0 && w.anywhere == "" && !w.inherited {
+		os.Remove(w.mark)
+		w.marked = false
+	}
+}
+
+// OnlyNamed reports whether writes wait for their sync, all of them named.
+func (w *Written) OnlyNamed() bool {
+	if w == nil {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.dirs) > 0 && w.anywhere == "" && !w.inherited
+}
+
+// Take hands over what a sync is to make durable, and forgets it: the
+// directories whose entries changed, in turns (the objects', then the
+// refs'), or, when whole is set (the caller wrote files unsynced), a write
+// could not be named, or an earlier run's mark was found, why the
+// filesystem must be synced instead. The caller syncs, then says Synced;
+// a nil Written knows nothing, and asks for the filesystem.
+func (w *Written) Take(whole bool) (turns [][]string, why string) {
+	if w == nil {
+		return nil, "nothing was noted"
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case whole:
+		why = "files the caller wrote unsynced"
+	case w.inherited:
+		why = "a run before this one stopped before its sync"
+	default:
+		why = w.anywhere
+	}
+	if why == "" {
+		turns = make([][]string, refsAfter+1)
+		for d, t := range w.dirs {
+			turns[t] = append(turns[t], d)
+		}
+	}
+	w.owed = w.owed || w.marked || w.inherited
+	w.dirs, w.anywhere, w.inherited = nil, "", false
+	return turns, why
+}
+
+// Synced says the sync of what Take handed over is done: the mark goes,
+// unless something was written since. A sync that failed is Anywhere
+// instead, so that the next one syncs the filesystem.
+func (w *Written) Synced() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.owed && len(w.dirs) == 0 && w.anywhere == "" {
+		os.Remove(w.mark)
+		w.owed, w.marked = false, false
+	}
+}
+
+// A ref's directory is synced after its objects' directories: a crash
+// between the two then leaves at most objects no ref names, never a ref
+// naming objects that are gone (git fsck: "invalid sha1 pointer";
+// TestPowerLoss found it with all of them synced at once).
+const (
+	objectsFirst = iota
+	refsAfter
+)
+
+// Anywhere says something was written where Written cannot name it, and
+// why.
+func (w *Written) Anywhere(why string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.anywhere == "" {
+		w.anywhere = why
+	}
+}
+
+// Loose records loose objects of these ids: their directories
+// (objects/xx) and the object directory, which holds objects/xx if git
+// just made it.
+func (w *Written) Loose(ids ...string) {
+	if w == nil || len(ids) == 0 {
+		return
+	}
+	if w.objects == "" {
+		w.Anywhere("the object directory is not the repository's own")
+		return
+	}
+	dirs := []string{w.objects}
+	for _, id := range ids {
+		if len(id) < 3 {
+			w.Anywhere("an object without its id")
+			return
+		}
+		// git writes no object it has: where it had all of one
+		// directory's objects in a pack, that directory may not exist.
+		d := filepath.Join(w.objects, id[:2])
+		if _, err := os.Lstat(d); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	w.add(objectsFirst, dirs...)
+}
+
+// Pack records a pack and its index put in objects/pack.
+func (w *Written) Pack() {
+	if w == nil {
+		return
+	}
+	if w.objects == "" {
+		w.Anywhere("the object directory is not the repository's own")
+		return
+	}
+	w.add(objectsFirst, filepath.Join(w.objects, "pack"))
+}
+
+// Refs records refs made or moved: for each, the directories from its
+// file's up to refs/ (git makes the missing ones). A ref under
+// refs/checkpoints/ only, the refs this tool writes: HEAD and a branch
+// may be per worktree, and are not on the path of a hook. A ref whose
+// file is not there after git wrote it is kept elsewhere by git
+// (packed-refs, reftable): its write is not named.
+func (w *Written) Refs(names ...string) {
+	if w == nil {
+		return
+	}
+	for _, name := range names {
+		if w.common == "" || !strings.HasPrefix(name, "refs/checkpoints/") {
+			w.Anywhere(name + " is not a checkpoint's ref")
+			return
+		}
+		file := filepath.Join(w.common, filepath.FromSlash(name))
+		if fi, err := os.Lstat(file); err != nil || !fi.Mode().IsRegular() {
+			w.Anywhere("git keeps " + name + " in no file of its own")
+			return
+		}
+		top := filepath.Join(w.common, "refs")
+		var dirs []string
+		for d := filepath.Dir(file); ; d = filepath.Dir(d) {
+			dirs = append(dirs, d)
+			if d == top || len(d) <= len(top) {
+				break
+			}
+		}
+		w.add(refsAfter, dirs...)
+	}
+}
+
+func (w *Written) add(turn int, dirs ...string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.dirs == nil {
+		w.dirs = map[string]int{}
+	}
+	for _, d := range dirs {
+		w.dirs[d] = turn
+	}
+}
+
+// pending returns the directories to sync, sorted, and why a write was
+// not named ("" when all were); for tests.
+func (w *Written) pending() ([]string, string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	dirs := make([]string, 0, len(w.dirs))
+	for d := range w.dirs {
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	return dirs, w.anywhere
+}
+
+// readers are the git commands that write nothing a checkpoint names:
+// they read objects and refs, and at most rewrite an index (git syncs
+// it, and a torn or old private index is never trusted: see
+// capture/index.go) or the configuration. Any other command leaves the
+// mark (begin), and, run without Cmd.Named, makes the next sync a
+// syncfs.
+var readers = map[string]bool{
+	"cat-file": true, "check-attr": true, "check-ignore": true, "config": true,
+	"count-objects": true, "diff": true, "diff-files": true, "diff-index": true,
+	"diff-tree": true, "for-each-ref": true, "ls-files": true, "ls-remote": true,
+	"ls-tree": true, "merge-base": true, "rev-list": true, "rev-parse": true,
+	"show-ref": true, "status": true, "var": true, "version": true, "--exec-path": true,
+}
+
+// writes reports whether c may write into the repository: it is not one
+// of the readers, and not writing into an object directory of the
+// caller's (ScratchObjects).
+func (r *Runner) writes(c Cmd) bool {
+	if r.scratch || len(c.Args) == 0 || readers[c.Args[0]] {
+		return false
+	}
+	return c.Args[0] != "hash-object" || slices.Contains(c.Args, "-w")
+}
