@@ -54,7 +54,7 @@ func newBed(fx *fixture, env []string, scratch, tool string) *bed {
 
 func (b *bed) cases() []benchCase {
 	none := func(int) error { return nil }
-	return append([]benchCase{
+	cs := append([]benchCase{
 		{key: "status", label: "git status", setup: b.settleStatus, teardown: none,
 			run: func(int) (sample, error) { return b.timed(nil, nil, "git", "status") }},
 		{key: "fresh", label: "fresh index + add -A + write-tree (Claude Code's per-Bash snapshot)", setup: b.dropFresh, teardown: b.dropFresh,
@@ -91,6 +91,15 @@ func (b *bed) cases() []benchCase {
 			run:      b.rewind,
 			teardown: b.checkRestored},
 	}, b.smallCases()...)
+	for _, c := range cs {
+		switch c.key {
+		case "tool":
+			cs = append(cs, b.besideWriter(c, "toolwriter", c.label+", beside a program writing to the disk"))
+		case "rewind100":
+			cs = append(cs, b.besideWriter(c, "rewindwriter", c.label+", beside a program writing to the disk"))
+		}
+	}
+	return cs
 }
 
 // editIgnore appends a rule to the top .gitignore, as agents often do, one

@@ -50,6 +50,10 @@ func targets() []target {
 		{what: "rewind of 100 files / git status, 1k files", num: "rewind100", den: "status", limit: 4, at: 1000, everyShape: true, goal: true},
 		{what: "rewind of 100 files, one the .gitignore / git status (goal)", num: "rewindignore", den: "status", limit: 1.5, everyShape: true, goal: true},
 		{what: "capture, nothing changed, fsmonitor / git status", num: "fsmon", den: "status", limit: 0.3, goal: true},
+		// A program writing to the disk at most doubles a hook or a
+		// rewind: they wait for their own writes, not for its (writer.go).
+		{what: "per-tool capture beside a program writing to the disk / per-tool capture", num: "toolwriter", den: "tool", limit: 2, anySize: true, goal: true},
+		{what: "rewind of 100 files beside a program writing to the disk / rewind of 100 files", num: "rewindwriter", den: "rewind100", limit: 2, anySize: true, goal: true},
 		// Chromium scale: make bench-500k.
 		{what: "capture, nothing changed / git status, 500k files", num: "clean", den: "status", limit: 1.1, at: largeSize, goal: true},
 		{what: "capture, 1 file changed / git status, 500k files", num: "change1", den: "status", limit: 1.2, at: largeSize, goal: true},
