@@ -4,9 +4,12 @@ package checkpoint_test
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -153,6 +156,12 @@ func powerOps(repo string) []powerOp {
 		{name: "hook tool", pre: [][]string{{"sh", "-c", "echo x > tool.txt"}}, run: []string{"git", "checkpoint", "hook", "claude"}, stdin: tool},
 		{name: "hook turn end", run: []string{"git", "checkpoint", "hook", "claude"}, stdin: claudeEvent(repo, "Stop", `, "stop_hook_active": false`)},
 		{name: "rewind", run: []string{"git", "rewind", "k1", "--yes", "--outside=overwrite"}, rewind: true},
+		// A directory whose only file goes and another comes: the rewind
+		// removes it, emptied, and makes it again, whose new entry its
+		// sync must reach (restore's tree.changes).
+		{name: "rewind that empties and refills a directory", pre: [][]string{{"sh", "-c",
+			"mkdir -p e && echo y > e/y && git checkpoint -m with-y && rm e/y && echo x > e/x && git checkpoint -m with-x"}},
+			run: []string{"git", "rewind", "k3", "--yes", "--outside=overwrite"}, rewind: true},
 		{name: "rewind --reset-head", run: []string{"git", "rewind", "k1", "--yes", "--outside=overwrite", "--reset-head"}, rewind: true, headMoves: true},
 		{name: "rewind --undo", pre: [][]string{{"git", "rewind", "k1", "--yes", "--outside=overwrite"}}, run: []string{"git", "rewind", "--undo", "--yes"}, rewind: true, undo: true},
 		{name: "prune", pre: [][]string{{"git", "config", "checkpoint.keep", "1"}, {"git", "config", "checkpoint.keepFor", "0s"}}, run: []string{"git", "checkpoint", "prune"}},
@@ -349,6 +358,7 @@ func (w *powerWorld) crashEach(t *testing.T, op powerOp, points int, all bool, r
 	}
 	w.save(t, opBase)
 	before, oldTree := w.repoState(t, op.rewind), manifest(t, w.repo)
+	endedBefore := w.rewindsEnded(t)
 
 	// The reference run: its operations are the crash points.
 	if r := w.crashed(t, op); r.code != 0 {
@@ -400,7 +410,7 @@ func (w *powerWorld) crashEach(t *testing.T, op powerOp, points int, all bool, r
 			t.Fatal(err)
 		}
 		w.reboot(t)
-		problems := w.check(t, op, before, after, oldTree, newTree)
+		problems := w.check(t, op, before, after, oldTree, newTree, endedBefore)
 		tried++
 		if len(problems) > 0 && os.Getenv("CRASH_LOG") != "" {
 			problems = append(problems, "operations up to the crash:\n      "+strings.Join(log[max(0, p.k-12):p.k], "\n      "))
@@ -470,7 +480,7 @@ func countSyncs(log []string) int {
 }
 
 // check is every invariant after a crash; it returns what failed.
-func (w *powerWorld) check(t *testing.T, op powerOp, before, after string, oldTree, newTree map[string]string) []string {
+func (w *powerWorld) check(t *testing.T, op powerOp, before, after string, oldTree, newTree map[string]string, endedBefore int) []string {
 	t.Helper()
 	var problems []string
 	bad := func(f string, a ...any) { problems = append(problems, fmt.Sprintf(f, a...)) }
@@ -520,6 +530,13 @@ func (w *powerWorld) check(t *testing.T, op powerOp, before, after string, oldTr
 	for p := range oldTree {
 		if _, ok := now[p]; !ok && newTree[p] != "" {
 			bad("%s is missing, though old and new both have it", p)
+		}
+	}
+	// A rewind whose end is on disk has its files there too: none may come
+	// back as it was, nor go, after rewind_ended.
+	if op.rewind && w.rewindsEnded(t) > endedBefore {
+		if diffs := treeDiff(newTree, now); diffs != "" {
+			bad("the rewind is journaled as ended, but the tree is not the one it wrote: %s", diffs)
 		}
 	}
 	if len(problems) > 0 {
@@ -654,4 +671,14 @@ func treeDiff(want, got map[string]string) string {
 func firstLines(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.Join(lines[:min(len(lines), 4)], " | ")
+}
+
+// rewindsEnded counts the rewind_ended lines of the journal on the mount.
+func (w *powerWorld) rewindsEnded(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(w.repo, ".git", "checkpoints", "journal.jsonl"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return bytes.Count(b, []byte(`"type":"rewind_ended"`))
 }

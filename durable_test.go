@@ -26,8 +26,14 @@ func TestRewindSyncOrder(t *testing.T) {
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("b/c/g%d.txt", i)), fmt.Sprintf("b %d\n", i), 0o644)
 	}
 	writeFile(t, filepath.Join(dir, "top.txt"), "top\n", 0o644)
+	// f/ holds one file, another one later: the rewind empties it,
+	// removes it, and makes it again for the file it puts back, whose
+	// entry is in the new directory, not the removed one.
+	writeFile(t, filepath.Join(dir, "f/only.txt"), "only\n", 0o644)
 	must(t, 0, dir, env, "git", "init", "-q", "-b", "main")
 	must(t, 0, dir, env, "git", "checkpoint", "-m", "start")
+	os.Remove(filepath.Join(dir, "f/only.txt"))
+	writeFile(t, filepath.Join(dir, "f/other.txt"), "other\n", 0o644)
 	for i := 0; i < 5; i++ {
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("a/f%d.txt", i)), fmt.Sprintf("a %d changed\n", i), 0o644)
 	}

@@ -73,8 +73,8 @@ func (c *Capturer) Capture(ctx context.Context, j *store.Journal, opts Options) 
 	return nil, err
 }
 
-// Record turns a snapshot into a checkpoint: Commit, one sync of the
-// repository's filesystem when it made a ref, then the journal line
+// Record turns a snapshot into a checkpoint: Commit, the sync of what it
+// wrote when it made a ref (Store.SyncRefs), then the journal line
 // (Enter). The caller holds the lock.
 func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot, opts Options) (*store.Record, error) {
 	rec, err := c.Commit(ctx, j, snap, opts)
@@ -90,8 +90,8 @@ func (c *Capturer) Record(ctx context.Context, j *store.Journal, snap *Snapshot,
 }
 
 // Enter journals the checkpoint Commit made, which is on disk: a reuse
-// record, or a new checkpoint after a sync of the repository's
-// filesystem (Store.SyncRefs, or one of the caller's that covers it).
+// record, or a new checkpoint after the sync of what was written
+// (Store.SyncRefs).
 func (c *Capturer) Enter(j *store.Journal, rec *store.Record) error {
 	return c.Store.Append(j, store.Event{Type: store.EventCheckpoint, At: rec.At, Checkpoint: rec})
 }

@@ -264,11 +264,15 @@ func (c *Capturer) readScratch(dir string, got map[string]gitformat.Entry) ([]gi
 // aside) under id in the repository's object directory, synced before
 // and after its rename, as git's pinned core.fsync would have written
 // it: for an object too big to be held and packed (readScratch). One
-// there already is left as it is.
+// there already is left as it is. Its directory, and the data of one
+// found there (another git's, perhaps unsynced), are synced with the
+// checkpoint (git.Written.Have).
 func (c *Capturer) adoptLoose(id string, data []byte) error {
 	if c.Git.Objects == "" || len(id) < 3 {
 		return fmt.Errorf("no object directory to store %s in", id)
 	}
+	defer c.Git.Written.Begin()()
+	defer c.Git.Written.Have(id)
 	dir := filepath.Join(c.Git.Objects, id[:2])
 	final := filepath.Join(dir, id[2:])
 	if _, err := os.Stat(final); err == nil {

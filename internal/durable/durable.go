@@ -39,25 +39,37 @@ func SyncDir(dir string) error {
 	return unix.Fsync(fd)
 }
 
+// SyncEach says a file's or a directory's own sync makes it durable on
+// the drive, at the cost of that file's writes: the syncs a command makes
+// then wait for its own writes, not for every program's on the disk, as
+// a syncfs does. Not on macOS, where each one is a flush of the drive's
+// cache (F_FULLFSYNC), nor where it is not known.
+const SyncEach = syncEach
+
+// MaxEach bounds the files or directories synced one by one: past it,
+// one syncfs is one flush where thousands of syncs would be thousands.
+const MaxEach = 256
+
 // SyncDirs flushes the entries of each directory, all at once (a
 // journaling filesystem commits them together), where each one's own
-// sync is cheap (SyncEach); elsewhere it is SyncFS of fallback's
-// filesystem.
+// sync is cheap (SyncEach) and they are not too many (MaxEach);
+// otherwise it is SyncFS of fallback's filesystem.
 func SyncDirs(dirs []string, fallback string) error {
-	if !SyncEach {
+	if !SyncEach || len(dirs) > MaxEach {
 		return SyncFS(fallback)
 	}
 	return each(dirs, SyncDir)
 }
 
 // SyncFiles flushes each file's data, all at once, where each one's own
-// sync is cheap (SyncEach); elsewhere it is SyncFS of fallback's
-// filesystem: on macOS every file's sync is a flush of the drive's cache.
+// sync is cheap (SyncEach) and they are not too many (MaxEach);
+// otherwise it is SyncFS of fallback's filesystem (on macOS every file's
+// sync is a flush of the drive's cache).
 // A symlink's target is made with its name, in its directory's entries,
 // and a symlink cannot be opened to be synced: its directory is synced
 // instead.
 func SyncFiles(files []string, fallback string) error {
-	if !SyncEach {
+	if !SyncEach || len(files) > MaxEach {
 		return SyncFS(fallback)
 	}
 	var regular []string

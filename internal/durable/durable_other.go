@@ -19,8 +19,4 @@ func SyncFSOf(fd int) error {
 
 func datasync(f *os.File) error { return f.Sync() }
 
-// SyncEach says a file's or a directory's own sync makes it durable
-// on the drive, at the cost of that file's writes: the syncs a command
-// makes then wait for its own writes, not for every program's on the
-// disk, as a syncfs does.
-const SyncEach = false
+const syncEach = false // see SyncEach

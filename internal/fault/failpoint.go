@@ -38,8 +38,9 @@ import (
 // file steps with an "undo-" prefix. A capture has three steps: indexed
 // (the private index holds the scan's changes), saved (the snapshot's
 // objects and the private index's state are written, unsynced; no commit
-// nor ref yet) and ref (its ref exists, not yet synced nor journaled). A prune has one: pruned (its event is journaled,
-// its refs not yet deleted). A bisect has one: bisect-step
+// nor ref yet) and ref (its ref exists, not yet synced nor journaled). A
+// prune has one: pruned (its event is journaled, its refs not yet
+// deleted). A bisect has one: bisect-step
 // (a candidate's files are in the temporary worktree, CMD is about to
 // run there), where kill leaves the worktree behind for doctor to find.
 type Failpoints map[string]string

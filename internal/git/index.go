@@ -51,7 +51,8 @@ func (r *Runner) UpdateIndexInfo(ctx context.Context, index string, entries []In
 		}
 		in.WriteString("\t" + e.Path + "\x00")
 	}
-	_, err := r.Run(ctx, Cmd{Args: []string{"update-index", "-z", "--index-info"}, Index: index, Stdin: []byte(in.String())})
+	// Named: it writes an index and no object.
+	_, err := r.Run(ctx, Cmd{Args: []string{"update-index", "-z", "--index-info"}, Index: index, Stdin: []byte(in.String()), Named: true})
 	return err
 }
 
@@ -59,7 +60,8 @@ func (r *Runner) UpdateIndexInfo(ctx context.Context, index string, entries []In
 // ends with "/"), forcing over what is there, with `git checkout-index`:
 // smudge filters, modes and symlinks come out as a checkout makes them.
 func (r *Runner) CheckoutAll(ctx context.Context, index, prefix string) error {
-	_, err := r.Run(ctx, Cmd{Args: []string{"checkout-index", "-a", "-f", "--prefix=" + prefix}, Index: index, Smudges: true})
+	// Named: it writes the files and no object.
+	_, err := r.Run(ctx, Cmd{Args: []string{"checkout-index", "-a", "-f", "--prefix=" + prefix}, Index: index, Smudges: true, Named: true})
 	return err
 }
 
@@ -74,7 +76,7 @@ func (r *Runner) CheckoutPaths(ctx context.Context, index, prefix string, paths 
 	if err != nil {
 		return fmt.Errorf("git checkout-index: %w", err)
 	}
-	_, err = r.Run(ctx, Cmd{Args: []string{"checkout-index", "-z", "--stdin", "-f", "--prefix=" + prefix}, Index: index, Stdin: in, Smudges: true})
+	_, err = r.Run(ctx, Cmd{Args: []string{"checkout-index", "-z", "--stdin", "-f", "--prefix=" + prefix}, Index: index, Stdin: in, Smudges: true, Named: true})
 	return err
 }
 

@@ -69,8 +69,13 @@ func (r *Runner) UpdateRef(ctx context.Context, u RefUpdate) error {
 	if err != nil {
 		return err
 	}
-	if r.refs.update(u, old) {
+	done := r.Written.Begin()
+	ok := r.refs.update(u, old)
+	if ok {
 		r.wroteRefs([]RefUpdate{u}, nil)
+	}
+	done()
+	if ok {
 		return nil
 	}
 	args := append([]string{"update-ref"}, u.flags()...)

@@ -256,8 +256,9 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 		}
 	}
 	writes := r.writes(c)
+	done := func() {}
 	if writes {
-		r.Written.begin()
+		done = r.Written.Begin()
 	}
 	cmd := r.command(ctx, c)
 	var stdout, stderr bytes.Buffer
@@ -285,6 +286,7 @@ func (r *Runner) Run(ctx context.Context, c Cmd) ([]byte, error) {
 	if writes && !c.Named {
 		r.Written.Anywhere("git " + c.Args[0] + " writes what it does not name")
 	}
+	done()
 	if err == nil {
 		if c.Warnings != nil {
 			c.Warnings.Write(stderr.Bytes())

@@ -35,8 +35,8 @@ func (r *Runner) WritePack(ctx context.Context, objs []Object, sha256 bool) erro
 	if err != nil {
 		return err
 	}
-	r.Written.begin()
-	defer r.Written.Pack() // whether or not it failed half way
+	defer r.Written.Begin()()
+	defer r.Written.Pack() // whether or not it failed half way, before the write is done
 	if r.Objects != "" && len(p.Bytes()) < gitformat.MaxStored {
 		end := r.Phase("pack")
 		defer end()
@@ -82,7 +82,7 @@ func (r *Runner) WriteLoose(ctx context.Context, objs []Object, sha256 bool) err
 	for i, o := range objs {
 		ids[i] = o.ID
 	}
-	r.Written.Loose(ids...)
+	r.Written.Have(ids...) // git writes none it has, perhaps unsynced
 	return err
 }
 

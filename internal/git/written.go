@@ -1,6 +1,7 @@
 package git
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,14 +29,17 @@ import (
 type Written struct {
 	common  string // the repository's shared git directory, which holds refs/
 	objects string // its object directory, "" when not known
-	mark    string // the file that says a writer has not synced (begin)
+	mark    string // the file that says a writer has not synced (Begin)
 
 	mu        sync.Mutex
-	dirs      map[string]int // directory: its turn (objectsFirst, refsAfter)
-	anywhere  string         // why a write was not named, the first reason
-	marked    bool           // this process made the mark
-	inherited bool           // the mark was there, made by a writer that never synced
-	owed      bool           // a sync under way is to remove the mark (Take, Synced)
+	dirs      map[string]int  // directory: its turn (objectsFirst, refsAfter)
+	files     map[string]bool // loose objects whose data another git may have left unsynced (Have)
+	anywhere  string          // why a write was not named, the first reason
+	held      bool            // this process holds the store lock (Hold)
+	inflight  int             // writes begun and not yet done
+	marked    bool            // this process made the mark
+	inherited bool            // the mark was there, made by a writer that never synced
+	owed      bool            // a sync under way is to remove the mark (Take, Synced)
 }
 
 // NewWritten keeps the writes into the repository whose shared git
@@ -46,35 +50,61 @@ func NewWritten(common, objects, mark string) *Written {
 	return &Written{common: common, objects: objects, mark: mark}
 }
 
-// begin is called before a write into the repository. A sync of this
-// process's directories covers what it wrote, not what a process killed
-// before its own sync left in the page cache: the objects and the
-// private index's state that the next capture builds on (capture's
-// indexState), whose names a power loss could still take. So a writer
-// leaves a mark, unsynced (it must outlive a killed process, not a power
-// loss, which takes the unsynced writes with it), which its sync removes;
-// a writer that finds another's mark syncs the filesystem, as every sync
-// did before Written. The mark is removed only under the store lock
-// (Synced, Release), where writers take turns.
-func (w *Written) begin() {
+// Hold says this process took the store lock, under which writers take
+// turns: only then does a write leave the mark (Begin), and only then is
+// it removed (Synced, Release). A push or a fetch writes without the
+// lock and syncs nothing of its own, as before Written; a hook hashes
+// its files before the lock, a write the capture's sync then covers
+// whole.
+func (w *Written) Hold() {
 	if w == nil {
 		return
 	}
 	w.mu.Lock()
+	w.held = true
+	w.mu.Unlock()
+}
+
+// Begin is called before a write into the repository, and the function
+// it returns once the write is done (noted, when its caller names it).
+//
+// A sync of this process's directories covers what it wrote, not what a
+// process killed before its own sync left in the page cache: the
+// objects and the private index's state that the next capture builds on
+// (capture's indexState), whose names a power loss could still take. So
+// a writer that holds the store lock leaves a mark, unsynced (it must
+// outlive a killed process, not a power loss, which takes the unsynced
+// writes with it), which its sync removes; a writer that finds another's
+// mark syncs the filesystem, as every sync did before Written.
+func (w *Written) Begin() (done func()) {
+	if w == nil {
+		return func() {}
+	}
+	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.inflight++
+	done = func() {
+		w.mu.Lock()
+		w.inflight--
+		w.mu.Unlock()
+	}
+	if !w.held {
+		return done
+	}
 	if _, err := os.Lstat(w.mark); err == nil {
 		w.inherited = w.inherited || !w.marked
-		return
+		return done
 	}
 	f, err := os.OpenFile(w.mark, os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil { // no state directory yet, or none writable
 		if w.anywhere == "" {
 			w.anywhere = "no mark could be left before writing"
 		}
-		return
+		return done
 	}
 	f.Close()
 	w.marked = true
+	return done
 }
 
 // Release, as the store lock is let go, removes this process's mark if
@@ -85,10 +115,17 @@ func (w *Written) Release() {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.marked && !w.owed && len(w.dirs) == 0 && w.anywhere == "" && !w.inherited {
+	if (w.marked || w.owed) && w.settled() {
 		os.Remove(w.mark)
-		w.marked = false
+		w.marked, w.owed = false, false
 	}
+	w.held = false
+}
+
+// settled reports that nothing written waits for a sync, and no write is
+// under way. w.mu is held.
+func (w *Written) settled() bool {
+	return w.inflight == 0 && len(w.dirs) == 0 && len(w.files) == 0 && w.anywhere == "" && !w.inherited
 }
 
 // OnlyNamed reports whether writes wait for their sync, all of them named.
@@ -98,50 +135,52 @@ func (w *Written) OnlyNamed() bool {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return len(w.dirs) > 0 && w.anywhere == "" && !w.inherited
+	return len(w.dirs)+len(w.files) > 0 && w.anywhere == "" && !w.inherited
 }
 
 // Take hands over what a sync is to make durable, and forgets it: the
+// data of loose objects another git may have written (files) and the
 // directories whose entries changed, in turns (the objects', then the
-// refs'), or, when whole is set (the caller wrote files unsynced), a write
-// could not be named, or an earlier run's mark was found, why the
+// refs'); or, where the caller says why (it wrote files unsynced), a
+// write could not be named, or an earlier run's mark was found, why the
 // filesystem must be synced instead. The caller syncs, then says Synced;
 // a nil Written knows nothing, and asks for the filesystem.
-func (w *Written) Take(whole bool) (turns [][]string, why string) {
+func (w *Written) Take(why string) (files []string, turns [][]string, whole string) {
 	if w == nil {
-		return nil, "nothing was noted"
+		return nil, nil, "nothing was noted"
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
-	case whole:
-		why = "files the caller wrote unsynced"
+	case why != "":
+		whole = why
 	case w.inherited:
-		why = "a run before this one stopped before its sync"
+		whole = "a run before this one stopped before its sync"
 	default:
-		why = w.anywhere
+		whole = w.anywhere
 	}
-	if why == "" {
+	if whole == "" {
+		files = slices.Sorted(maps.Keys(w.files))
 		turns = make([][]string, refsAfter+1)
 		for d, t := range w.dirs {
 			turns[t] = append(turns[t], d)
 		}
 	}
 	w.owed = w.owed || w.marked || w.inherited
-	w.dirs, w.anywhere, w.inherited = nil, "", false
-	return turns, why
+	w.dirs, w.files, w.anywhere, w.inherited = nil, nil, "", false
+	return files, turns, whole
 }
 
 // Synced says the sync of what Take handed over is done: the mark goes,
-// unless something was written since. A sync that failed is Anywhere
-// instead, so that the next one syncs the filesystem.
+// unless something was written since or is being written. A sync that
+// failed is Anywhere instead, so that the next one syncs the filesystem.
 func (w *Written) Synced() {
 	if w == nil {
 		return
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.owed && len(w.dirs) == 0 && w.anywhere == "" {
+	if w.owed && w.settled() {
 		os.Remove(w.mark)
 		w.owed, w.marked = false, false
 	}
@@ -169,10 +208,22 @@ func (w *Written) Anywhere(why string) {
 	}
 }
 
-// Loose records loose objects of these ids: their directories
-// (objects/xx) and the object directory, which holds objects/xx if git
-// just made it.
+// Loose records loose objects of these ids that this process's git wrote
+// (and synced): their directories (objects/xx) and the object directory,
+// which holds objects/xx if git just made it.
 func (w *Written) Loose(ids ...string) {
+	w.loose(false, ids)
+}
+
+// Have records loose objects of these ids that may have been there
+// already: git writes no object it has, and one another git wrote may
+// not be synced (the person's git syncs none by default), so their data
+// is synced too.
+func (w *Written) Have(ids ...string) {
+	w.loose(true, ids)
+}
+
+func (w *Written) loose(data bool, ids []string) {
 	if w == nil || len(ids) == 0 {
 		return
 	}
@@ -181,19 +232,34 @@ func (w *Written) Loose(ids ...string) {
 		return
 	}
 	dirs := []string{w.objects}
+	var files []string
 	for _, id := range ids {
 		if len(id) < 3 {
 			w.Anywhere("an object without its id")
 			return
 		}
-		// git writes no object it has: where it had all of one
-		// directory's objects in a pack, that directory may not exist.
+		// Where git had all of one directory's objects in a pack, that
+		// directory may not exist.
 		d := filepath.Join(w.objects, id[:2])
-		if _, err := os.Lstat(d); err == nil {
-			dirs = append(dirs, d)
+		if _, err := os.Lstat(d); err != nil {
+			continue
+		}
+		dirs = append(dirs, d)
+		if f := filepath.Join(d, id[2:]); data {
+			if _, err := os.Lstat(f); err == nil {
+				files = append(files, f)
+			}
 		}
 	}
 	w.add(objectsFirst, dirs...)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, f := range files {
+		if w.files == nil {
+			w.files = map[string]bool{}
+		}
+		w.files[f] = true
+	}
 }
 
 // Pack records a pack and its index put in objects/pack.
@@ -267,8 +333,8 @@ func (w *Written) pending() ([]string, string) {
 // readers are the git commands that write nothing a checkpoint names:
 // they read objects and refs, and at most rewrite an index (git syncs
 // it, and a torn or old private index is never trusted: see
-// capture/index.go) or the configuration. Any other command leaves the
-// mark (begin), and, run without Cmd.Named, makes the next sync a
+// capture/index.go) or the configuration. Any other command begins a
+// write (Begin), and, run without Cmd.Named, makes the next sync a
 // syncfs.
 var readers = map[string]bool{
 	"cat-file": true, "check-attr": true, "check-ignore": true, "config": true,

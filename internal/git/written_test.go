@@ -34,14 +34,26 @@ func TestWrittenNamesDirectories(t *testing.T) {
 	if anywhere != "" || !slices.Equal(dirs, want) {
 		t.Fatalf("pending: %q, anywhere %v; want %q", dirs, anywhere, want)
 	}
-	turns, why := w.Take(false)
-	if why != "" || len(turns) != 2 || len(turns[0])+len(turns[1]) != len(want) ||
+	files, turns, why := w.Take("")
+	if why != "" || len(files) != 0 || len(turns) != 2 || len(turns[0])+len(turns[1]) != len(want) ||
 		!slices.ContainsFunc(turns[1], func(d string) bool { return filepath.Base(d) == "refs" }) ||
 		slices.ContainsFunc(turns[0], func(d string) bool { return strings.Contains(d, "refs") }) {
 		t.Fatalf("taken: %q, %q; want the objects' directories, then the refs'", turns, why)
 	}
 	if dirs, anywhere := w.pending(); len(dirs) > 0 || anywhere != "" {
 		t.Fatalf("after Take: %q, anywhere %v", dirs, anywhere)
+	}
+
+	// An object that may have been there, written by another git: its
+	// data is synced too, where it is loose.
+	loose := filepath.Join(objects, "ab", "12cd")
+	if err := os.WriteFile(loose, []byte("x"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	h := NewWritten(common, objects, "")
+	h.Have("ab12cd", "ab99ef") // ab99ef: in a pack, not loose
+	if files, _, _ := h.Take(""); !slices.Equal(files, []string{loose}) {
+		t.Fatalf("objects' data to sync: %q, want %q", files, loose)
 	}
 
 	for name, write := range map[string]func(w *Written){
@@ -67,8 +79,10 @@ func TestWrittenMark(t *testing.T) {
 	marked := func() bool { _, err := os.Lstat(mark); return err == nil }
 
 	a := NewWritten(common, filepath.Join(common, "objects"), mark)
-	a.begin()
+	a.Hold()
+	done := a.Begin()
 	a.Pack()
+	done()
 	if !marked() {
 		t.Fatal("a writer left no mark before its write")
 	}
@@ -78,12 +92,13 @@ func TestWrittenMark(t *testing.T) {
 	}
 
 	b := NewWritten(common, filepath.Join(common, "objects"), mark)
-	b.begin()
+	b.Hold()
+	b.Begin()()
 	b.Pack()
 	if !b.inherited {
 		t.Fatal("the next writer did not take in the mark it found")
 	}
-	if _, why := b.Take(false); why == "" {
+	if _, _, why := b.Take(""); why == "" {
 		t.Fatal("a writer that found a mark did not ask for the filesystem's sync")
 	}
 	if !marked() {
@@ -95,12 +110,27 @@ func TestWrittenMark(t *testing.T) {
 	}
 
 	c := NewWritten(common, filepath.Join(common, "objects"), mark)
-	c.begin()
+	c.Hold()
+	done = c.Begin()
 	if c.inherited || !marked() {
 		t.Fatalf("a writer's own mark: inherited %v, marked %v", c.inherited, marked())
 	}
-	c.Release() // it wrote nothing it must sync
+	c.Pack()
+	c.Take("")
+	c.Synced() // the write is still under way: the mark stays
+	if !marked() {
+		t.Fatal("a sync removed the mark while a write was under way")
+	}
+	done()
+	c.Release() // everything it wrote was synced
 	if marked() {
 		t.Fatal("a writer with nothing to sync left its mark")
+	}
+
+	// Without the store lock (a push, a fetch) no mark is made.
+	d := NewWritten(common, filepath.Join(common, "objects"), mark)
+	d.Begin()()
+	if marked() {
+		t.Fatal("a writer without the store lock left a mark")
 	}
 }

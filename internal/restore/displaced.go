@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 	"github.com/git-checkpoint/git-checkpoint/internal/git"
 	"github.com/git-checkpoint/git-checkpoint/internal/gitformat"
 )
@@ -138,7 +139,9 @@ func (a *Applier) putBack(ctx context.Context, t *tree, f File, out string, swap
 
 // keepAside moves a file the staging directory's removal would delete
 // beside it, into the store's kept/ directory, where nothing removes it,
-// and returns its new name.
+// and returns its new name. It is what someone wrote during the rewind,
+// held by no checkpoint, perhaps unsynced: its data and its new name are
+// synced (and kept/ in the store's directory, where it was just made).
 func keepAside(staging, from, rel string) (string, error) {
 	dir := filepath.Join(filepath.Dir(staging), "kept")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -147,6 +150,13 @@ func keepAside(staging, from, rel string) (string, error) {
 	kept := filepath.Join(dir, fmt.Sprintf("%d-%s", time.Now().UnixNano(), filepath.Base(filepath.FromSlash(rel))))
 	if err := os.Rename(from, kept); err != nil {
 		return "", fmt.Errorf("cannot keep %s aside: %w", rel, err)
+	}
+	err := durable.SyncFiles([]string{kept}, dir)
+	if err == nil {
+		err = durable.SyncDirs([]string{dir, filepath.Dir(dir)}, dir)
+	}
+	if err != nil {
+		return kept, fmt.Errorf("cannot sync %s, kept aside: %w", rel, err)
 	}
 	return kept, nil
 }

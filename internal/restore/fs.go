@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/git-checkpoint/git-checkpoint/internal/durable"
 )
 
 // tree walks the working tree for a rewind's writes. Writes come sorted
@@ -29,15 +31,11 @@ type tree struct {
 	root int
 	held []heldDir      // the directories on the way to the last one reached, top first
 	devs map[uint64]int // a directory on each filesystem reached, for sync
-	// changed are the directories a write changes, by path, each its
-	// own descriptor; nil once there are more than maxDirSyncs.
-	changed map[string]int
+	// changed are the directories a write changes, each its own
+	// descriptor, by device and inode (a directory removed and made again
+	// at one path is two); nil once there are more than durable.MaxEach.
+	changed map[[2]uint64]int
 }
-
-// maxDirSyncs bounds the directories a rewind syncs one by one: past it,
-// one syncfs of each filesystem is one flush where thousands of fsyncs
-// would be thousands.
-const maxDirSyncs = 256
 
 type heldDir struct {
 	path string // slash-separated, below the top
@@ -50,7 +48,7 @@ func openTree(top string) (*tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tree{root: root, devs: map[uint64]int{}, changed: map[string]int{}}, nil
+	return &tree{root: root, devs: map[uint64]int{}, changed: map[[2]uint64]int{}}, nil
 }
 
 // close closes every directory held; a nil tree holds none.
@@ -96,7 +94,7 @@ func (t *tree) at(rel string, create bool) (fd int, base string, err error) {
 		fd = t.held[n-1].fd
 	}
 	if dir == "." {
-		return fd, path.Base(rel), t.changes(dir, fd)
+		return fd, path.Base(rel), t.changes(fd)
 	}
 	// held[k] is the way's first k+1 components: open the rest.
 	parts := strings.Split(dir, "/")
@@ -104,7 +102,7 @@ func (t *tree) at(rel string, create bool) (fd int, base string, err error) {
 		comp := parts[i]
 		next, err := openDir(fd, comp)
 		if errors.Is(err, unix.ENOENT) && create {
-			if err := t.changes(path.Dir(strings.Join(parts[:i+1], "/")), fd); err != nil {
+			if err := t.changes(fd); err != nil {
 				return -1, "", err
 			}
 			if err = unix.Mkdirat(fd, comp, 0o777); err == nil || errors.Is(err, unix.EEXIST) {
@@ -123,19 +121,24 @@ func (t *tree) at(rel string, create bool) (fd int, base string, err error) {
 		}
 		fd = next
 	}
-	return fd, path.Base(rel), t.changes(dir, fd)
+	return fd, path.Base(rel), t.changes(fd)
 }
 
-// changes notes that a write changes the entries of the directory at dir
-// (fd), for sync. The caller of at writes in the directory it returns.
-func (t *tree) changes(dir string, fd int) error {
+// changes notes that a write changes the entries of the directory fd,
+// for sync. The caller of at writes in the directory it returns.
+func (t *tree) changes(fd int) error {
 	if t.changed == nil {
 		return nil
 	}
-	if _, ok := t.changed[dir]; ok {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
+	}
+	key := [2]uint64{uint64(st.Dev), st.Ino}
+	if _, ok := t.changed[key]; ok {
 		return nil
 	}
-	if len(t.changed) == maxDirSyncs {
+	if len(t.changed) == durable.MaxEach {
 		for _, fd := range t.changed {
 			unix.Close(fd)
 		}
@@ -146,7 +149,7 @@ func (t *tree) changes(dir string, fd int) error {
 	if err != nil {
 		return err
 	}
-	t.changed[dir] = dup
+	t.changed[key] = dup
 	return nil
 }
 

@@ -71,6 +71,9 @@ func (s *Store) held(fl *flock.Flock) func() {
 	// indexes now (every writer holds this lock), so a lock beside one
 	// was left by a killed capture, and would make every later one fail.
 	s.settleIndexLocks()
+	if s.Git != nil {
+		s.Git.Written.Hold()
+	}
 	return func() {
 		if s.Git != nil {
 			s.Git.Aside.Settle()
@@ -115,7 +118,7 @@ func wait(ctx context.Context, fl *flock.Flock) (bool, error) {
 func (s *Store) settleWritten() {
 	w := s.Git.Written
 	if w.OnlyNamed() {
-		s.sync(false) // a failure keeps the mark
+		s.sync("") // a failure keeps the mark
 	}
 	w.Release()
 }

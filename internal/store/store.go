@@ -155,21 +155,21 @@ func (s *Store) CreateRef(ctx context.Context, n int, commit string) error {
 // objects that are gone. It is a step of its own so that its failure is
 // never taken for a ref that existed already.
 func (s *Store) SyncRefs() error {
-	return s.sync(false)
+	return s.sync("")
 }
 
-// SyncAll syncs the repository's filesystem whole: what SyncRefs syncs,
-// and files the caller wrote without a sync (a rewind's staged files).
-func (s *Store) SyncAll() error {
-	return s.sync(true)
+// SyncFilesystem syncs the repository's filesystem whole, for why: what
+// SyncRefs syncs, and what other runs left unsynced.
+func (s *Store) SyncFilesystem(why string) error {
+	return s.sync(why)
 }
 
-func (s *Store) sync(whole bool) error {
+func (s *Store) sync(why string) error {
 	if err := s.Init(); err != nil { // the state directory is on that filesystem
 		return err
 	}
 	end := s.Git.Phase("sync")
-	how, err := syncWritten(s.Git.Written, s.Dir, whole)
+	how, err := syncWritten(s.Git.Written, s.Dir, why)
 	end()
 	s.Git.Tracef("sync: %s", how)
 	if err != nil {
@@ -178,16 +178,24 @@ func (s *Store) sync(whole bool) error {
 	return nil
 }
 
-// syncWritten makes durable what w took note of: each turn's
-// directories at once, the turns in order, or the filesystem that holds
-// dir whole, with the reason. See git.Written.
-func syncWritten(w *git.Written, dir string, whole bool) (how string, err error) {
-	turns, why := w.Take(whole)
-	if why != "" {
-		how = "the filesystem: " + why
+// syncWritten makes durable what w took note of: the loose objects' data
+// another git may have left unsynced and each turn's directories, each
+// group at once, the turns in order; or the filesystem that holds dir
+// whole, with the reason (why, when the caller gives one). Where a
+// file's or a directory's own sync is not cheap (durable.SyncEach), it is
+// one syncfs. See git.Written.
+func syncWritten(w *git.Written, dir string, why string) (how string, err error) {
+	files, turns, whole := w.Take(why)
+	switch {
+	case whole != "":
+		how = "the filesystem: " + whole
 		err = durable.SyncFS(dir)
-	} else {
+	case !durable.SyncEach:
+		how = "the filesystem, where each file's sync is a flush of the drive"
+		err = durable.SyncFS(dir)
+	default:
 		n := 0
+		err = durable.SyncFiles(files, dir)
 		for _, these := range turns {
 			n += len(these)
 			if err == nil && len(these) > 0 {
@@ -195,6 +203,9 @@ func syncWritten(w *git.Written, dir string, whole bool) (how string, err error)
 			}
 		}
 		how = fmt.Sprintf("%d directories", n)
+		if len(files) > 0 {
+			how += fmt.Sprintf(", %d objects' data", len(files))
+		}
 	}
 	if err != nil {
 		w.Anywhere("the last sync failed")
@@ -260,7 +271,7 @@ func (s *Store) Adopt(ctx context.Context, j *Journal, refs Refs) (int, error) {
 	// its objects may still be only in memory, and the record naming
 	// them must not reach the disk first (TestPowerLoss: "capture after
 	// one stopped before its sync").
-	if err := s.SyncAll(); err != nil {
+	if err := s.SyncFilesystem("refs a killed run made are adopted"); err != nil {
 		return 0, err
 	}
 	adopted := 0

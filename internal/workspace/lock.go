@@ -37,6 +37,8 @@ func (w *Workspace) Lock(ctx context.Context) (func(), error) {
 		}
 	}
 	w.held = true
+	// The early scan took its lock before the runner noted writes.
+	w.Git.Written.Hold()
 	return func() {
 		w.held = false
 		release()
