@@ -115,10 +115,7 @@ func (w *Written) Release() {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if (w.marked || w.owed) && w.settled() {
-		os.Remove(w.mark)
-		w.marked, w.owed = false, false
-	}
+	w.unmark(w.marked)
 	w.held = false
 }
 
@@ -180,9 +177,16 @@ func (w *Written) Synced() {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.owed && w.settled() {
+	w.unmark(false)
+}
+
+// unmark removes the mark when nothing written waits for a sync and the
+// mark is this run's to remove: a sync took it over (owed), or, as the
+// lock is let go, this run made it (mine). w.mu is held.
+func (w *Written) unmark(mine bool) {
+	if (w.owed || mine) && w.settled() {
 		os.Remove(w.mark)
-		w.owed, w.marked = false, false
+		w.marked, w.owed = false, false
 	}
 }
 
@@ -245,21 +249,30 @@ func (w *Written) loose(data bool, ids []string) {
 			continue
 		}
 		dirs = append(dirs, d)
-		if f := filepath.Join(d, id[2:]); data {
-			if _, err := os.Lstat(f); err == nil {
-				files = append(files, f)
-			}
+		if !data {
+			continue
+		}
+		if f := filepath.Join(d, id[2:]); isFile(f) {
+			files = append(files, f)
 		}
 	}
 	w.add(objectsFirst, dirs...)
+	if len(files) == 0 {
+		return
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.files == nil {
+		w.files = map[string]bool{}
+	}
 	for _, f := range files {
-		if w.files == nil {
-			w.files = map[string]bool{}
-		}
 		w.files[f] = true
 	}
+}
+
+func isFile(name string) bool {
+	_, err := os.Lstat(name)
+	return err == nil
 }
 
 // Pack records a pack and its index put in objects/pack.
